@@ -1,0 +1,36 @@
+"""``tableref bench SUITE [--quick] [--json] [--seed N]``: speed and accuracy figures.
+
+Suites: cards, identity, referee, twixt, live (one module each in :mod:`web.bench`). Every suite
+is seeded and repeatable; timings are medians and p95 over many runs, with baselines measured in
+the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+
+SUITES = ("cards", "identity", "referee", "twixt", "live")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("suite", choices=SUITES, help="what to measure")
+    parser.add_argument("--quick", action="store_true", help="a shorter run with the same shape")
+    parser.add_argument("--json", action="store_true", help="print only the JSON object")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+
+
+def run(args: argparse.Namespace) -> int:
+    module = importlib.import_module(f"web.bench.{args.suite}")
+    t0 = time.perf_counter()
+    result = module.run(quick=args.quick, seed=args.seed)
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        sys.stdout.write(json.dumps(result) + "\n")
+    else:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        sys.stdout.write(f"({args.suite} bench took {elapsed:.1f} s)\n")
+    return 0

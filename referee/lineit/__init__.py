@@ -1,0 +1,1 @@
+"""Line-it (Gigamic): lines of number cards, bets and jackpots."""

@@ -1,0 +1,291 @@
+"""Find every card's quadrilateral in a frame.
+
+The steps, all numpy / OpenCV:
+
+1. Work on a copy scaled so its long side is at most ``work_long`` px.
+2. Card-like pixels: cards are bright and low in saturation compared with the table *near them*.
+   "Whiteness" (the smallest of B, G, R) is compared with a local table estimate (a wide
+   morphological opening, so cards smaller than the kernel vanish from it) and with a global
+   Otsu split; a pixel is card-like when it clears the local estimate by a margin that scales
+   with the local level (shadow bands keep their contrast) and is not far below the global split.
+3. Touching cards are split along the edges between them (Canny edges carved out of the mask),
+   then, for a blob that still does not look like one card, by a distance-transform watershed.
+4. Each blob's outline becomes a quad (convex hull, dominant-line fit), checked for aspect ratio,
+   rectangularity and size, then refined to subpixel corners on the full-resolution image
+   (:mod:`vision.cards.refine`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards.geometry import aspect_ratio, order_quad, quad_area, quad_iou
+from vision.cards.refine import refine_quad
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FinderConfig:
+    """Every threshold of the finder in one place."""
+
+    work_long: int = 960
+    """Long side of the working copy, px."""
+    min_area_frac: float = 0.0015
+    """Smallest card, as a fraction of the image area."""
+    max_area_frac: float = 0.35
+    """Largest card, as a fraction of the image area."""
+    min_aspect: float = 0.38
+    """Short / long side at least this (a 0.64 card seen at 35 degrees tilt stays above)."""
+    min_fill: float = 0.78
+    """Blob area over quad area at least this (a card >= 80 % visible)."""
+    local_margin: float = 22.0
+    """Whiteness above the local table level, grey levels (scaled by the level)."""
+    refine: bool = True
+    """Refine corners to subpixel on the full-resolution image."""
+    min_confidence: float = 0.3
+    """Detections below this are dropped."""
+
+
+@dataclass(frozen=True, eq=False)
+class CardDetection:
+    """One card found in one frame."""
+
+    quad: np.ndarray
+    """(4, 2) float32 corners, clockwise from the top-left-most, full-resolution pixels."""
+    confidence: float
+    """0..1: how card-like (rectangularity, aspect, edge contrast)."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "quad": [[round(float(x), 2), round(float(y), 2)] for x, y in self.quad],
+            "confidence": round(float(self.confidence), 4),
+        }
+
+
+def _odd(n: float) -> int:
+    n = max(3, int(n))
+    return n if n % 2 else n + 1
+
+
+def card_mask(small: np.ndarray, cfg: FinderConfig) -> np.ndarray:
+    """Card-like pixels (uint8 0/255) of a working-size BGR image."""
+    white = small.min(axis=2)
+    white = cv2.GaussianBlur(white, (3, 3), 0)
+    h, w = white.shape
+    # Local table level: an opening wider than a card removes the cards, then smooth it.
+    k = _odd(max(h, w) / 6)
+    shrink = 4
+    tiny = cv2.resize(white, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
+    ker = cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(k / shrink), _odd(k / shrink)))
+    level = cv2.morphologyEx(tiny, cv2.MORPH_OPEN, ker)
+    level = cv2.blur(level, (_odd(k / shrink), _odd(k / shrink)))
+    level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    margin = cfg.local_margin * (0.5 + level / 255.0)
+    local = white.astype(np.float32) > level + margin
+    otsu, _ = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    globally = white.astype(np.float32) > 0.6 * otsu
+    return (local & globally).astype(np.uint8) * 255
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, thickness=cv2.FILLED)
+    return out
+
+
+def fit_quad(contour: np.ndarray) -> np.ndarray | None:
+    """A quad around a blob outline: the 4 dominant sides of its convex hull, intersected."""
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    if peri <= 0:
+        return None
+    for eps in (0.02, 0.03, 0.045, 0.06, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return order_quad(approx.reshape(4, 2).astype(np.float32))
+        if len(approx) < 4:
+            break
+    approx = cv2.approxPolyDP(hull, 0.02 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(approx) > 4:
+        # Keep the 4 longest sides of the polygon (a clipped corner leaves a short side).
+        n = len(approx)
+        lengths = np.linalg.norm(np.roll(approx, -1, axis=0) - approx, axis=1)
+        keep = np.sort(np.argsort(lengths)[-4:])
+        corners = []
+        for i in range(4):
+            a, b = keep[i], keep[(i + 1) % 4]
+            p1, d1 = approx[a], approx[(a + 1) % n] - approx[a]
+            p2, d2 = approx[b], approx[(b + 1) % n] - approx[b]
+            m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
+            if abs(np.linalg.det(m)) < 1e-9:
+                break
+            t = np.linalg.solve(m, p2 - p1)
+            corners.append(p1 + t[0] * d1)
+        if len(corners) == 4:
+            quad = np.array(corners, np.float32)
+            if cv2.isContourConvex(quad.reshape(-1, 1, 2)) and quad_area(quad) < 1.4 * cv2.contourArea(hull):
+                return order_quad(quad)
+    box = cv2.boxPoints(cv2.minAreaRect(hull))
+    return order_quad(box.astype(np.float32))
+
+
+def _on_border(quad: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether a side of the quad runs along the image border (a blob cut by the frame)."""
+    h, w = shape
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        for axis, limit in ((0, 0.0), (0, w - 1.0), (1, 0.0), (1, h - 1.0)):
+            if abs(a[axis] - limit) < 6 and abs(b[axis] - limit) < 6:
+                return True
+    return False
+
+
+def _score(blob_area: float, quad: np.ndarray, img_area: float, cfg: FinderConfig) -> float:
+    """0..1 card-likeness of a blob and its quad; 0 when it cannot be one card."""
+    area = quad_area(quad)
+    if area < cfg.min_area_frac * img_area or area > cfg.max_area_frac * img_area:
+        return 0.0
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return 0.0
+    ar = aspect_ratio(quad)
+    fill = blob_area / area
+    if ar < cfg.min_aspect or fill < cfg.min_fill or fill > 1.15:
+        return 0.0
+    fill_score = np.clip((min(fill, 1.0) - cfg.min_fill) / (0.97 - cfg.min_fill), 0.0, 1.0)
+    return float(0.5 + 0.5 * fill_score)
+
+
+def _split_watershed(blob: np.ndarray) -> list[np.ndarray]:
+    """Split a blob of touching cards at the necks of its distance transform."""
+    dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    peak = float(dist.max())
+    if peak < 3:
+        return []
+    for frac in (0.45, 0.6, 0.75):
+        _, cores = cv2.threshold(dist, frac * peak, 255, cv2.THRESH_BINARY)
+        n, markers = cv2.connectedComponents(cores.astype(np.uint8))
+        if n - 1 >= 2:
+            break
+    else:
+        return []
+    markers = markers.astype(np.int32)
+    markers[blob == 0] = n  # background label
+    ws_img = cv2.cvtColor(blob, cv2.COLOR_GRAY2BGR)
+    cv2.watershed(ws_img, markers)
+    return [((markers == i) & (blob > 0)).astype(np.uint8) * 255 for i in range(1, n)]
+
+
+def _candidates(mask: np.ndarray, img_area: float, cfg: FinderConfig) -> list[tuple[np.ndarray, float]]:
+    """(quad, score) for every blob of the mask that looks like one card, splitting the others."""
+    out: list[tuple[np.ndarray, float]] = []
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = cfg.min_area_frac * img_area
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 0.6 * min_area:
+            continue
+        quad = fit_quad(c)
+        score = _score(area, quad, img_area, cfg) if quad is not None else 0.0
+        if score > 0 and _on_border(quad, mask.shape[:2]):
+            continue
+        if score > 0:
+            out.append((quad, score))
+            continue
+        if area < 1.6 * min_area:
+            continue
+        # Several cards in one blob: watershed on the blob alone.
+        x, y, w, h = cv2.boundingRect(c)
+        pad = 2
+        blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        cv2.drawContours(blob, [c], -1, 255, cv2.FILLED, offset=(pad - x, pad - y))
+        for part in _split_watershed(blob):
+            pcs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            if not pcs:
+                continue
+            pc = max(pcs, key=cv2.contourArea)
+            q = fit_quad(pc)
+            if q is None:
+                continue
+            s = _score(cv2.contourArea(pc), q, img_area, cfg)
+            if s > 0 and not _on_border(q + np.float32([x - pad, y - pad]), mask.shape[:2]):
+                out.append((q + np.float32([x - pad, y - pad]), s * 0.9))
+    return out
+
+
+def _contained(inner: np.ndarray, outer: np.ndarray) -> bool:
+    """Whether ``inner`` lies (almost) wholly inside a quad at least ~1.4 times its area."""
+    a_in, a_out = quad_area(inner), quad_area(outer)
+    if a_in <= 0 or a_in > 0.7 * a_out:
+        return False
+    inter, _ = cv2.intersectConvexConvex(inner, outer)
+    return float(inter) > 0.8 * a_in
+
+
+def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
+    """Drop quads that span two or more other candidates (touching cards merged), then keep the
+    best of overlapping candidates (IoU > 0.5)."""
+    cands = [
+        (q, s)
+        for i, (q, s) in enumerate(cands)
+        if sum(_contained(o, q) for j, (o, _) in enumerate(cands) if j != i) < 2
+    ]
+    # A blob inside a card (its print, a glare patch) is not a card.
+    cands = [(q, s) for q, s in cands if not any(_contained(q, o) for o, _ in cands)]
+    kept: list[tuple[np.ndarray, float]] = []
+    for q, s in sorted(cands, key=lambda qs: -qs[1]):
+        if all(quad_iou(q, k) < 0.5 for k, _ in kept):
+            kept.append((q, s))
+    # Cards on one table are of one size, give or take perspective: drop the much smaller ones.
+    if len(kept) >= 3:
+        typical = float(np.median([quad_area(q) for q, _ in kept]))
+        kept = [(q, s) for q, s in kept if 0.3 * typical <= quad_area(q) <= 2.5 * typical]
+    return kept
+
+
+def find_cards(image: np.ndarray, cfg: FinderConfig | None = None) -> list[CardDetection]:
+    """Every card at least ~80 % visible in a BGR image, as quads in the image's pixels."""
+    cfg = cfg or FinderConfig()
+    if image is None or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("find_cards expects a BGR image of shape (H, W, 3)")
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.work_long / max(h, w))
+    small = (
+        image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    )
+    sh, sw = small.shape[:2]
+    img_area = float(sh * sw)
+
+    mask = card_mask(small, cfg)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey, 40, 120)
+    # Split cards that touch along the edges between them, then close the carved card margins.
+    carved = cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8))))
+    carved = _fill_holes(carved)
+    cands = _candidates(carved, img_area, cfg)
+    # Blobs the carving broke apart (a card's margin cut by its own print) come back from the
+    # uncarved mask.
+    cands += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg)]
+    cands = _dedupe(cands)
+
+    full_grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if cfg.refine else None
+    dets = []
+    for q, s in cands:
+        quad = q / scale if scale != 1.0 else q.copy()
+        # The carved mask lies ~1 px inside the card's edge: grow by the carve before refining.
+        c = quad.mean(axis=0)
+        quad = c + (quad - c) * (1.0 + 1.5 / max(1.0, np.sqrt(quad_area(q))))
+        conf = s
+        if full_grey is not None:
+            quad, edge = refine_quad(full_grey, quad, search_px=max(3.0, 2.5 / scale))
+            conf = s * (0.6 + 0.4 * edge)
+        if conf >= cfg.min_confidence:
+            dets.append(CardDetection(order_quad(quad), float(conf)))
+    log.debug("found %d cards in %dx%d", len(dets), w, h)
+    return dets

@@ -1,0 +1,97 @@
+"""Quadrilateral helpers: corner order, area, IoU, aspect ratio.
+
+Quads are (4, 2) float32 arrays in image pixels (x right, y down). The canonical order without
+orientation knowledge is clockwise on screen from the top-left-most corner (smallest x + y).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def as_quad(points: np.ndarray | list[list[float]]) -> np.ndarray:
+    """A (4, 2) float32 copy of ``points``; raises ``ValueError`` on another shape."""
+    quad = np.asarray(points, dtype=np.float32).reshape(-1, 2)
+    if quad.shape != (4, 2):
+        raise ValueError(f"a quad has 4 corners, got shape {quad.shape}")
+    return quad
+
+
+def order_quad(points: np.ndarray) -> np.ndarray:
+    """Corners clockwise on screen (y down), starting from the top-left-most one."""
+    quad = as_quad(points)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]  # increasing angle = clockwise on screen (y down)
+    start = int(np.argmin(quad[:, 0] + quad[:, 1]))
+    return np.roll(quad, -start, axis=0).copy()
+
+
+def quad_area(quad: np.ndarray) -> float:
+    """Unsigned area (shoelace)."""
+    q = as_quad(quad).astype(np.float64)
+    x, y = q[:, 0], q[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
+
+
+def is_convex(quad: np.ndarray) -> bool:
+    return bool(cv2.isContourConvex(as_quad(quad).reshape(-1, 1, 2)))
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (0 when either is degenerate)."""
+    qa, qb = order_quad(a), order_quad(b)
+    area_a, area_b = quad_area(qa), quad_area(qb)
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    if not (is_convex(qa) and is_convex(qb)):
+        qa = cv2.convexHull(qa).reshape(-1, 2)
+        qb = cv2.convexHull(qb).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(qa, qb)
+    inter = max(float(inter), 0.0)
+    union = area_a + area_b - inter
+    return inter / union if union > 0 else 0.0
+
+
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    """Lengths of the 4 sides, side i going from corner i to corner i + 1."""
+    q = as_quad(quad)
+    return np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+
+
+def aspect_ratio(quad: np.ndarray) -> float:
+    """Short over long side, averaging opposite sides (1 for a square, ~0.64 for a 56 x 87 card)."""
+    s = side_lengths(quad)
+    a, b = (s[0] + s[2]) / 2.0, (s[1] + s[3]) / 2.0
+    long = max(a, b)
+    return float(min(a, b) / long) if long > 0 else 0.0
+
+
+def quad_centre(quad: np.ndarray) -> np.ndarray:
+    return as_quad(quad).mean(axis=0)
+
+
+def quad_diagonal(quad: np.ndarray) -> float:
+    q = as_quad(quad)
+    return float(max(np.linalg.norm(q[2] - q[0]), np.linalg.norm(q[3] - q[1])))
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Mean corner distance in pixels under the best cyclic correspondence (either direction)."""
+    f, t = as_quad(found), as_quad(truth)
+    best = np.inf
+    for cand in (f, f[::-1]):
+        for k in range(4):
+            best = min(best, float(np.linalg.norm(np.roll(cand, k, axis=0) - t, axis=1).mean()))
+    return best
+
+
+def line_intersection(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    """Where the line through ``p1`` along ``d1`` meets the line through ``p2`` along ``d2``."""
+    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], dtype=np.float64)
+    det = np.linalg.det(m)
+    if abs(det) < 1e-9:
+        return None
+    t = np.linalg.solve(m, np.asarray(p2, np.float64) - np.asarray(p1, np.float64))
+    return np.asarray(p1, np.float64) + t[0] * np.asarray(d1, np.float64)

@@ -1,0 +1,1 @@
+"""One router per resource: state, video, events, actions (and corrections), undo, export."""

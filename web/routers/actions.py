@@ -1,0 +1,93 @@
+"""What the table changes by hand: an action (what vision missed), the answer to a question, a
+correction of a recognised fact, a timer. Every one is an event in the log.
+
+Bodies are validated; a bad one gets a 4xx with a clear message and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.errors import RefereeError
+from web.context import ContextDep, WriterDep
+from web.live_game import TableRequestError
+
+router = APIRouter(prefix="/api", tags=["actions"])
+
+
+class ActionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: dict[str, Any] = Field(description="the referee's action as JSON, with a 'type' key")
+
+
+class AnswerBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    yes: bool
+
+
+class CorrectionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["card", "peg", "board_corners"]
+    track_id: int | None = Field(None, ge=0)
+    identity: str | None = Field(None, min_length=1, max_length=64)
+    hole: str | None = Field(None, min_length=2, max_length=8)
+    color: str | None = Field(None, max_length=16)
+    points: list[tuple[float, float]] | None = Field(None, min_length=4, max_length=4)
+
+
+class TimerBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    op: Literal["start"]
+    seconds: float = Field(60.0, gt=0, le=3600)
+    label: str = Field("timer", min_length=1, max_length=32)
+
+
+def _result(seq: int, ruling: Any) -> dict[str, Any]:
+    return {"seq": seq, "ruling": ruling.to_json()}
+
+
+@router.post("/actions")
+def post_action(body: ActionBody, ctx: ContextDep, _: WriterDep) -> dict[str, Any]:
+    try:
+        seq, ruling = ctx.live.act(body.action, origin="table")
+    except RefereeError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    return _result(seq, ruling)
+
+
+@router.post("/questions/{question_id}/answer")
+def answer(question_id: int, body: AnswerBody, ctx: ContextDep, _: WriterDep) -> dict[str, Any]:
+    try:
+        result = ctx.live.answer(question_id, body.yes)
+    except TableRequestError as exc:
+        raise HTTPException(404, str(exc)) from exc
+    return {"answered": question_id, **(_result(*result) if result else {})}
+
+
+@router.post("/corrections")
+def correct(body: CorrectionBody, ctx: ContextDep, _: WriterDep) -> dict[str, Any]:
+    fact = body.model_dump(exclude_none=True)
+    if body.kind == "card" and (body.track_id is None or body.identity is None):
+        raise HTTPException(422, "a card correction needs track_id and identity")
+    if body.kind == "peg" and body.hole is None:
+        raise HTTPException(422, "a peg correction needs hole (e.g. 'L10')")
+    if body.kind == "board_corners" and body.points is None:
+        raise HTTPException(422, "board corners need 4 points [x, y] in image pixels")
+    adapter = ctx.session.adapter
+    if adapter is not None and hasattr(adapter, "check_correction"):
+        problem = adapter.check_correction(fact)
+        if problem:
+            raise HTTPException(422, problem)
+    seq = ctx.live.correct(fact)
+    if adapter is not None and hasattr(adapter, "correct"):
+        adapter.correct(fact)
+    return {"seq": seq}
+
+
+@router.post("/timer")
+def timer(body: TimerBody, ctx: ContextDep, _: WriterDep) -> dict[str, Any]:
+    seq = ctx.live.start_timer(body.label, body.seconds, origin="table")
+    return {"seq": seq, "timer": ctx.live.timer_json()}

@@ -346,7 +346,7 @@ class BoardScene:
     def holes_px(self) -> np.ndarray:
         """(size, size, 2) hole positions in the image."""
         pts = self.truth.holes_mm.reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(self.truth.pegs.shape + (2,))
+        return cv2.perspectiveTransform(pts, self.homography).reshape((*self.truth.pegs.shape, 2))
 
     def covered(self, radius_mm: float | None = None) -> np.ndarray:
         """(size, size) bool: holes whose disc (peg radius) touches a hand in the image."""
@@ -354,7 +354,7 @@ class BoardScene:
         radius_mm = radius_mm or 0.5 * geo.pitch_mm
         holes = self.holes_px()
         scale = math.sqrt(abs(np.linalg.det(self.homography[:2, :2]))) / max(self.homography[2, 2], 1e-9)
-        rad = max(2, int(round(radius_mm * scale)))
+        rad = max(2, round(radius_mm * scale))
         dil = cv2.dilate(
             self.hand_mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rad + 1,) * 2)
         )
@@ -494,7 +494,7 @@ def render_board_scene(
         f += rng.normal(0, cam.noise, f.shape).astype(np.float32)
     img = np.clip(f, 0, 255).astype(np.uint8)
     if cam.jpeg:
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cam.jpeg])
+        _ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cam.jpeg])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     b = geo.board_mm
     corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[b, 0]], [[b, b]], [[0, b]]], float), h).reshape(
@@ -506,7 +506,8 @@ def render_board_scene(
 def random_camera(
     rng: random.Random, width: int = 1920, height: int = 1080, max_tilt: float = 35.0
 ) -> CameraSpec:
-    """A random camera: tilt up to ``max_tilt``, azimuth within 30 degrees (so the board keeps its image orientation), slight roll, varied light."""
+    """A random camera: tilt up to ``max_tilt``, azimuth within 30 degrees (the board keeps its image
+    orientation), slight roll, varied light."""
     return CameraSpec(
         width=width,
         height=height,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards.geometry import aspect_ratio, order_quad, quad_area, quad_iou
+from vision.cards.geometry import aspect_ratio, order_quad, quad_area
 from vision.cards.refine import refine_quad
 
 log = logging.getLogger(__name__)
@@ -72,10 +72,15 @@ def _odd(n: float) -> int:
     return n if n % 2 else n + 1
 
 
+def whiteness(bgr: np.ndarray) -> np.ndarray:
+    """The smallest of B, G, R per pixel (bright and grey-ish -> high), uint8."""
+    b, g, r = cv2.split(bgr)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def card_mask(small: np.ndarray, cfg: FinderConfig) -> np.ndarray:
     """Card-like pixels (uint8 0/255) of a working-size BGR image."""
-    white = small.min(axis=2)
-    white = cv2.GaussianBlur(white, (3, 3), 0)
+    white = cv2.GaussianBlur(whiteness(small), (3, 3), 0)
     h, w = white.shape
     # Local table level: an opening wider than a card removes the cards, then smooth it.
     k = _odd(max(h, w) / 6)
@@ -84,12 +89,13 @@ def card_mask(small: np.ndarray, cfg: FinderConfig) -> np.ndarray:
     ker = cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(k / shrink), _odd(k / shrink)))
     level = cv2.morphologyEx(tiny, cv2.MORPH_OPEN, ker)
     level = cv2.blur(level, (_odd(k / shrink), _odd(k / shrink)))
-    level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    margin = cfg.local_margin * (0.5 + level / 255.0)
-    local = white.astype(np.float32) > level + margin
+    level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
+    # threshold = level + margin * (0.5 + level / 255), saturating at 255
+    thr = cv2.convertScaleAbs(level, alpha=1.0 + cfg.local_margin / 255.0, beta=0.5 * cfg.local_margin)
+    local = cv2.compare(white, thr, cv2.CMP_GT)
     otsu, _ = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    globally = white.astype(np.float32) > 0.6 * otsu
-    return (local & globally).astype(np.uint8) * 255
+    _, globally = cv2.threshold(white, 0.6 * otsu, 255, cv2.THRESH_BINARY)
+    return cv2.bitwise_and(local, globally)
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -218,34 +224,50 @@ def _candidates(mask: np.ndarray, img_area: float, cfg: FinderConfig) -> list[tu
     return out
 
 
-def _contained(inner: np.ndarray, outer: np.ndarray) -> bool:
+def _contained(inner: np.ndarray, a_in: float, outer: np.ndarray, a_out: float) -> bool:
     """Whether ``inner`` lies (almost) wholly inside a quad at least ~1.4 times its area."""
-    a_in, a_out = quad_area(inner), quad_area(outer)
     if a_in <= 0 or a_in > 0.7 * a_out:
+        return False
+    if (inner.min(axis=0) < outer.min(axis=0) - 0.2 * np.sqrt(a_in)).any() or (
+        inner.max(axis=0) > outer.max(axis=0) + 0.2 * np.sqrt(a_in)
+    ).any():
         return False
     inter, _ = cv2.intersectConvexConvex(inner, outer)
     return float(inter) > 0.8 * a_in
 
 
 def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
-    """Drop quads that span two or more other candidates (touching cards merged), then keep the
-    best of overlapping candidates (IoU > 0.5)."""
-    cands = [
-        (q, s)
-        for i, (q, s) in enumerate(cands)
-        if sum(_contained(o, q) for j, (o, _) in enumerate(cands) if j != i) < 2
-    ]
+    """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
+    a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical."""
+    areas = [quad_area(q) for q, _ in cands]
+    n = len(cands)
+    inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                inside[i, j] = _contained(cands[i][0], areas[i], cands[j][0], areas[j])
+    spans_two = inside.sum(axis=0) >= 2
+    keep = [i for i in range(n) if not spans_two[i]]
     # A blob inside a card (its print, a glare patch) is not a card.
-    cands = [(q, s) for q, s in cands if not any(_contained(q, o) for o, _ in cands)]
-    kept: list[tuple[np.ndarray, float]] = []
-    for q, s in sorted(cands, key=lambda qs: -qs[1]):
-        if all(quad_iou(q, k) < 0.5 for k, _ in kept):
-            kept.append((q, s))
-    # Cards on one table are of one size, give or take perspective: drop the much smaller ones.
+    keep = [i for i in keep if not any(inside[i, j] for j in keep)]
+    kept: list[tuple[np.ndarray, float, float]] = []
+    for i in sorted(keep, key=lambda i: -cands[i][1]):
+        q = cands[i][0]
+        if all(_iou_fast(q, areas[i], k, ka) < 0.5 for k, _, ka in kept):
+            kept.append((q, cands[i][1], areas[i]))
+    # Cards on one table are of one size, give or take perspective: drop the far-off sizes.
     if len(kept) >= 3:
-        typical = float(np.median([quad_area(q) for q, _ in kept]))
-        kept = [(q, s) for q, s in kept if 0.3 * typical <= quad_area(q) <= 2.5 * typical]
-    return kept
+        typical = float(np.median([a for _, _, a in kept]))
+        kept = [k for k in kept if 0.3 * typical <= k[2] <= 2.5 * typical]
+    return [(q, s) for q, s, _ in kept]
+
+
+def _iou_fast(a: np.ndarray, area_a: float, b: np.ndarray, area_b: float) -> float:
+    if (a.max(axis=0) < b.min(axis=0)).any() or (b.max(axis=0) < a.min(axis=0)).any():
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = area_a + area_b - float(inter)
+    return float(inter) / union if union > 0 else 0.0
 
 
 def find_cards(image: np.ndarray, cfg: FinderConfig | None = None) -> list[CardDetection]:
@@ -255,8 +277,9 @@ def find_cards(image: np.ndarray, cfg: FinderConfig | None = None) -> list[CardD
         raise ValueError("find_cards expects a BGR image of shape (H, W, 3)")
     h, w = image.shape[:2]
     scale = min(1.0, cfg.work_long / max(h, w))
+    interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
     small = (
-        image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=interp)
     )
     sh, sw = small.shape[:2]
     img_area = float(sh * sw)

@@ -22,7 +22,8 @@ SIDE_SPAN = (0.15, 0.85)
 
 
 def refine_quad(grey: np.ndarray, quad: np.ndarray, search_px: float = 4.0) -> tuple[np.ndarray, float]:
-    """Refined corners and an edge strength score 0..1 (the median edge step over 64 grey levels).
+    """Refined corners and an edge strength score 0..1 (the second weakest side's mean edge step
+    over 64 grey levels).
 
     ``grey`` is a float32 or uint8 single-channel image; ``quad`` a rough (4, 2) estimate, its
     corners in order around the card. Sides whose edge cannot be found keep their rough line.
@@ -34,7 +35,7 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, search_px: float = 4.0) -> t
     r = float(max(2.0, search_px))
     offsets = np.arange(-r, r + 0.5, 0.5)  # along the outward normal, 0.5 px steps
     ts = np.linspace(SIDE_SPAN[0], SIDE_SPAN[1], N_SAMPLES)
-    src = grey if grey.dtype == np.float32 else grey.astype(np.float32)
+    src = grey  # uint8 or float32; remap keeps the type
 
     # Build one remap grid for the 4 sides: (4 * N_SAMPLES, len(offsets)).
     starts = q
@@ -55,37 +56,37 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, search_px: float = 4.0) -> t
         axis=2
     )
 
-    # Card inside is brighter than the outside on most tables, but not always: use the side's
+    # Card inside is brighter than the outside on most tables, but not always: use each side's
     # dominant sign of the step inside -> outside.
     deriv = prof[:, :, 2:] - prof[:, :, :-2]  # central difference, at offsets[1:-1]
+    sign = np.where((prof[:, :, 0] - prof[:, :, -1]).mean(axis=1) >= 0, -1.0, 1.0)
+    sd = sign[:, None, None] * deriv  # > 0 where the profile goes from card level to table level
+    k = np.argmax(sd, axis=2)  # (4, N)
+    kk = np.clip(k, 1, sd.shape[2] - 2)
+    y0 = np.take_along_axis(sd, (kk - 1)[..., None], axis=2)[..., 0]
+    y1 = np.take_along_axis(sd, kk[..., None], axis=2)[..., 0]
+    y2 = np.take_along_axis(sd, (kk + 1)[..., None], axis=2)[..., 0]
+    peak = np.take_along_axis(sd, k[..., None], axis=2)[..., 0]
+    denom = y0 - 2 * y1 + y2
+    safe = np.where(np.abs(denom) > 1e-9, denom, 1.0)
+    delta = np.clip(np.where(np.abs(denom) > 1e-9, 0.5 * (y0 - y2) / safe, 0.0), -0.5, 0.5)
+    off = offsets[1:-1][kk] + delta * 0.5  # offsets step is 0.5 px
+    edge_pts = base + normals[:, None, :] * off[..., None]  # (4, N, 2)
+    ok_all = inside & (peak > 4.0) & (k > 0) & (k < sd.shape[2] - 1)
     out = q.copy()
     lines: list[tuple[np.ndarray, np.ndarray] | None] = []
     strengths = []
     for side in range(4):
-        d = deriv[side]
-        sign = -1.0 if np.median(prof[side, :, 0] - prof[side, :, -1]) >= 0 else 1.0
-        # sign * d > 0 where the profile goes from the card's level to the table's.
-        sd = sign * d
-        k = np.argmax(sd, axis=1)
-        peak = sd[np.arange(N_SAMPLES), k]
-        ok = inside[side] & (peak > 4.0) & (k > 0) & (k < sd.shape[1] - 1)
-        if lengths[side] < 8 or ok.sum() < max(5, N_SAMPLES // 3):
+        ok = ok_all[side]
+        n_ok = int(ok.sum())
+        if lengths[side] < 8 or n_ok < max(5, N_SAMPLES // 3):
             lines.append(None)
             strengths.append(0.0)
             continue
-        kk = np.clip(k, 1, sd.shape[1] - 2)
-        y0 = sd[np.arange(N_SAMPLES), kk - 1]
-        y1 = sd[np.arange(N_SAMPLES), kk]
-        y2 = sd[np.arange(N_SAMPLES), kk + 1]
-        denom = y0 - 2 * y1 + y2
-        delta = np.where(np.abs(denom) > 1e-9, 0.5 * (y0 - y2) / np.where(denom == 0, 1, denom), 0.0)
-        delta = np.clip(delta, -0.5, 0.5)
-        off = offsets[1:-1][kk] + delta * 0.5  # offsets step is 0.5 px
-        edge_pts = base[side] + normals[side][None, :] * off[:, None]
-        sel = edge_pts[ok].astype(np.float32)
+        sel = edge_pts[side][ok].astype(np.float32)
         vx, vy, x0, y0_ = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
         lines.append((np.array([x0, y0_]), np.array([vx, vy])))
-        strengths.append(float(np.median(peak[ok])))
+        strengths.append(float(peak[side][ok].mean()))
 
     for i in range(4):
         prev_line = lines[(i - 1) % 4]
@@ -95,5 +96,5 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, search_px: float = 4.0) -> t
         p = line_intersection(prev_line[0], prev_line[1], cur_line[0], cur_line[1])
         if p is not None and np.linalg.norm(p - q[i]) <= 2.5 * r:
             out[i] = p
-    score = float(np.clip(np.median(strengths) / 64.0, 0.0, 1.0))
+    score = float(np.clip(sorted(strengths)[1:3][0] / 64.0 if strengths else 0.0, 0.0, 1.0))
     return out.astype(np.float32), score

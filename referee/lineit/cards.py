@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from referee.errors import InvalidConfig, MalformedAction
 
@@ -29,7 +30,7 @@ class Deck:
     bets: tuple[tuple[int, int], ...]
     """(value, how many) per bet value."""
 
-    @property
+    @cached_property
     def cards(self) -> tuple[str, ...]:
         """Every card of the deck, sorted (bets repeated as often as they appear)."""
         numbers = tuple(f"{n}:{c}" for n, c in enumerate(self.colour_of, start=1))

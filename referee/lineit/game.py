@@ -145,6 +145,7 @@ class LineItGame(Game[LineItState, Action]):
     def __init__(self, config: GameConfig) -> None:
         super().__init__(config)
         self.deck = C.make_deck(config.options)
+        self._deck_count = Counter(self.deck.cards)
 
     @classmethod
     def sample_configs(cls) -> list[GameConfig]:
@@ -198,9 +199,9 @@ class LineItGame(Game[LineItState, Action]):
                 problems.append(f"player {p}'s score pile holds a bet card")
         if tokens > spent_bets:
             problems.append(f"{tokens} bet tokens but only {spent_bets} bet cards spent")
-        if Counter(everything) != Counter(self.deck.cards):
-            missing = Counter(self.deck.cards) - Counter(everything)
-            extra = Counter(everything) - Counter(self.deck.cards)
+        if Counter(everything) != self._deck_count:
+            missing = self._deck_count - Counter(everything)
+            extra = Counter(everything) - self._deck_count
             problems.append(f"cards lost {dict(missing)} or created {dict(extra)}")
         if tuple(sorted(state.deck)) != state.deck or tuple(sorted(state.discard)) != state.discard:
             problems.append("deck and discard must be kept sorted")

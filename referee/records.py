@@ -41,12 +41,12 @@ class ReplayStep:
 
 def header_line(game: Game) -> str:
     """The first line of a record of ``game``."""
-    return json.dumps({"record": RECORD_TAG, "version": RECORD_VERSION, **game.header()})
+    return json.dumps({"record": RECORD_TAG, "version": RECORD_VERSION, **game.header()}, ensure_ascii=False)
 
 
 def action_line(game: Game, action: Any) -> str:
     """One record line holding ``action``."""
-    return json.dumps(game.action_to_json(action))
+    return json.dumps(game.action_to_json(action), ensure_ascii=False)
 
 
 def write_record(game: Game, actions: Iterable[Any]) -> str:

@@ -1,0 +1,71 @@
+"""The whole-state check of a Twin It position: shapes, card conservation, caps and turns."""
+
+from __future__ import annotations
+
+from referee.twinit.codec import PHASES
+from referee.twinit.options import COOP_MODES, TABOO_CARDS, Setup
+from referee.twinit.types import TwinItState
+
+
+def problems(setup: Setup, state: TwinItState) -> list[str]:
+    """Every broken invariant of ``state`` as a sentence; empty when sound."""
+    out: list[str] = []
+    n = setup.n
+    opts = setup.opts
+    coop = setup.mode in COOP_MODES
+    if state.phase not in PHASES:
+        out.append(f"phase {state.phase!r} is not one of {PHASES}")
+    if state.phase == ("play" if coop else "minute"):
+        out.append(f"phase {state.phase!r} does not exist in {setup.mode} mode")
+    if len(state.piles) != n or len(state.captures) != n:
+        return [*out, f"{len(state.piles)} piles and {len(state.captures)} capture rows for {n} players"]
+    for seat, pile in enumerate(state.piles):
+        if pile.size < 0:
+            out.append(f"{setup.players[seat]}'s pile has {pile.size} cards")
+        if pile.size == 0 and pile.top is not None:
+            out.append(f"{setup.players[seat]}'s empty pile shows a top face {pile.top!r}")
+        if coop and pile.size:
+            out.append(f"{setup.players[seat]} has a pile in the cooperative minute")
+    ids = [c.id for c in state.table]
+    if len(set(ids)) != len(ids):
+        out.append(f"a table card id is used twice: {sorted(ids)}")
+    if any(i < 0 or i >= state.next_id for i in ids):
+        out.append(f"table card ids {sorted(ids)} not all in 0..{state.next_id - 1}")
+    for seat, held in enumerate(state.captures):
+        for cap in held:
+            if cap.cards not in (2, 3):
+                out.append(f"{setup.players[seat]} holds a capture of {cap.cards} cards")
+    placed = (
+        sum(p.size for p in state.piles)
+        + len(state.table)
+        + sum(c.cards for held in state.captures for c in held)
+        + state.aside
+    )
+    if state.phase == "setup":
+        if placed or state.next_id or state.turn is not None or state.taboo:
+            out.append("cards are on the table before the deal")
+    elif placed != opts.cards:
+        out.append(f"{placed} cards in piles, table, captures and aside, expected the deck's {opts.cards}")
+    taboo_on = opts.taboo_player is not None and state.phase != "setup"
+    if state.aside != (TABOO_CARDS if taboo_on else 0):
+        out.append(f"{state.aside} cards set aside")
+    if len(set(state.taboo)) != len(state.taboo) or len(state.taboo) > (TABOO_CARDS if taboo_on else 0):
+        out.append(f"taboo motifs {list(state.taboo)} are not up to 3 different motifs of the variant")
+    for what, seat in (("turn", state.turn), ("last winner", state.last_winner)):
+        if seat is not None and not 0 <= seat < n:
+            out.append(f"{what} {seat} is not a seat")
+    turn = state.turn
+    if state.phase == "play" and turn is not None and 0 <= turn < n and state.piles[turn].size == 0:
+        out.append(f"turn is {setup.players[state.turn]}'s, whose pile is empty")
+    if state.phase == "play" and state.turn is None and any(p.size for p in state.piles):
+        out.append("no one has the turn though cards are left to play")
+    if coop and (state.turn is not None or state.last_winner is not None):
+        out.append("turns in the cooperative minute")
+    if not coop:
+        totals = [sum(len(state.captures[s]) for s in side) for side in setup.sides()]
+        at_target = [t for t in totals if t >= opts.target]
+        if any(t > opts.target for t in totals) or len(at_target) > 1:
+            out.append(f"captures {totals} pass the target {opts.target}")
+        if at_target and state.phase != "over":
+            out.append(f"a side reached {opts.target} captures but the game goes on")
+    return out

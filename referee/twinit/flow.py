@@ -1,0 +1,221 @@
+"""The flow of a Twin It play outside claims: dealing or spreading the cards, reveals, turns of
+play and the end of a play. Each function returns ``(ruling, new_state)``; the state is the same
+object when the ruling does not apply."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.twinit.codec import loc_to_json
+from referee.twinit.layout import describe, describe_all, face_at, matches, next_with_cards, pending, set_face
+from referee.twinit.options import COOP_MODES, Setup
+from referee.twinit.types import PILE, TABLE, Deal, End, Pile, Play, Reveal, Start, TableCard, TwinItState
+from referee.types import Ruling, refused, valid
+
+Result = tuple[Ruling, TwinItState]
+
+GAME_OVER = ("game_over", "The game is over.", "La partie est terminée.")
+NOT_STARTED = ("not_started", "The cards are not dealt yet.", "Les cartes ne sont pas encore distribuées.")
+
+
+def closed(state: TwinItState) -> Result | None:
+    """A refusal when the play has not started or is over, else ``None``."""
+    if state.phase == "over":
+        return refused(*GAME_OVER), state
+    if state.phase == "setup":
+        return refused(*NOT_STARTED), state
+    return None
+
+
+def deal(setup: Setup, state: TwinItState, action: Deal) -> Result:
+    if setup.mode in COOP_MODES:
+        return refused(
+            "spread_not_deal",
+            "In the cooperative minute the cards are spread on the table, not dealt: use start.",
+            "Dans la minute coopérative, les cartes sont étalées sur la table, pas distribuées.",
+        ), state
+    if state.phase != "setup":
+        return refused(
+            "already_dealt", "The cards are already dealt.", "Les cartes sont déjà distribuées."
+        ), state
+    opts = setup.opts
+    want_taboo = 3 if opts.taboo_player is not None else 0
+    if len(action.taboo) != want_taboo or len(set(action.taboo)) != len(action.taboo):
+        if want_taboo:
+            name = setup.players[opts.taboo_player]
+            return refused(
+                "taboo_cards",
+                f"{name} must draw 3 taboo cards with 3 different motifs before the deal.",
+                f"{name} doit tirer 3 cartes tabou aux motifs différents avant la distribution.",
+            ), state
+        return refused(
+            "no_taboo_variant",
+            "Taboo cards are only drawn in the Motifs Tabous variant.",
+            "On ne tire de cartes tabou que dans la variante Motifs Tabous.",
+        ), state
+    dealt = opts.cards - want_taboo
+    if sum(action.piles) != dealt or min(action.piles) < 1:
+        return refused(
+            "deal_count",
+            f"The piles must hold all {dealt} cards, at least one each (got {list(action.piles)}).",
+            f"Les pioches doivent contenir les {dealt} cartes, au moins une chacune "
+            f"({list(action.piles)} reçu).",
+        ), state
+    tops = action.tops or (None,) * setup.n
+    new = replace(
+        state,
+        phase="play",
+        piles=tuple(Pile(size, top) for size, top in zip(action.piles, tops, strict=True)),
+        turn=action.first,
+        taboo=action.taboo,
+        aside=want_taboo,
+    )
+    first = setup.players[action.first]
+    return valid(
+        "dealt",
+        f"Cards dealt; {first} plays first.",
+        f"Cartes distribuées ; {first} commence.",
+        first=action.first,
+    ), new
+
+
+def start(setup: Setup, state: TwinItState, action: Start) -> Result:
+    if setup.mode not in COOP_MODES:
+        return refused(
+            "deal_not_spread",
+            "In this mode the cards are dealt into piles: use deal.",
+            "Dans ce mode, les cartes sont distribuées en pioches.",
+        ), state
+    if state.phase != "setup":
+        return refused(
+            "already_started", "The minute has already started.", "La minute a déjà commencé."
+        ), state
+    n = setup.opts.cards
+    faces = action.faces if action.faces is not None else (None,) * n
+    if len(faces) != n:
+        return refused(
+            "spread_count",
+            f"All {n} cards are spread at the start, got {len(faces)}.",
+            f"Les {n} cartes sont toutes étalées au départ ({len(faces)} reçues).",
+        ), state
+    table = tuple(TableCard(i, f) for i, f in enumerate(faces))
+    new = replace(state, phase="minute", table=table, next_id=n)
+    seconds = f"{setup.opts.seconds:g}"
+    return valid(
+        "minute_started",
+        f"Go! {seconds} seconds to find pairs and triples.",
+        f"Top départ ! {seconds} secondes pour trouver paires et triples.",
+    ), new
+
+
+def reveal(setup: Setup, state: TwinItState, action: Reveal) -> Result:
+    if (shut := closed(state)) is not None:
+        return shut
+    loc = action.loc
+    en, fr = describe(loc, setup.players)
+    if loc.kind == PILE and state.piles[loc.key].size == 0:
+        return refused(
+            "empty_pile", f"{en} is empty: nothing to reveal.", f"{fr} est vide : rien à révéler."
+        ), state
+    if loc.kind == TABLE and not any(c.id == loc.key for c in state.table):
+        return refused("no_such_card", f"There is no {en}.", f"Il n'y a pas de {fr}."), state
+    current = face_at(state, loc)
+    coop = setup.mode in COOP_MODES
+    if current is not None and not coop:
+        return refused(
+            "already_visible",
+            f"{en} already shows {current!r}; cards are only turned over by a ruling.",
+            f"{fr} montre déjà {current!r} ; on ne retourne une carte que sur décision de l'arbitre.",
+        ), state
+    new = set_face(state, loc, action.face)
+    return valid(
+        "revealed", f"{en} shows {action.face!r}.", f"{fr} montre {action.face!r}.", card=loc_to_json(loc)
+    ), new
+
+
+def play(setup: Setup, state: TwinItState, action: Play) -> Result:
+    if setup.mode in COOP_MODES:
+        return refused(
+            "no_turns",
+            "There are no turns in the cooperative minute.",
+            "Il n'y a pas de tour de jeu dans la minute coopérative.",
+        ), state
+    if (shut := closed(state)) is not None:
+        return shut
+    name = setup.players[action.player]
+    if state.turn is None:
+        return refused(
+            "no_cards_left",
+            "Every pile is empty: no card is left to play.",
+            "Toutes les pioches sont vides : plus aucune carte à jouer.",
+        ), state
+    if action.player != state.turn:
+        turn = setup.players[state.turn]
+        return refused(
+            "not_your_turn",
+            f"It is {turn}'s turn to play a card, not {name}'s.",
+            f"C'est à {turn} de jouer une carte, pas à {name}.",
+        ), state
+    unknown = pending(state)
+    if unknown:
+        en, fr = describe_all(unknown, setup.players)
+        return refused(
+            "wait_reveal",
+            f"Wait: {en} is not known yet (the camera must see it first).",
+            f"Attendez : {fr} n'est pas encore connue (la caméra doit d'abord la voir).",
+            pending=[loc_to_json(x) for x in unknown],
+        ), state
+    piles = list(state.piles)
+    size = piles[action.player].size - 1
+    piles[action.player] = Pile(size, None)
+    card = TableCard(state.next_id, action.face)
+    new = replace(
+        state,
+        piles=tuple(piles),
+        table=(*state.table, card),
+        next_id=state.next_id + 1,
+        turn=next_with_cards(piles, action.player, include=False),
+    )
+    return valid(
+        "played",
+        f"{name} plays {action.face!r} as table card {card.id}.",
+        f"{name} pose {action.face!r} (carte {card.id} de la table).",
+        card=card.id,
+        reveal_pile=action.player if size > 0 else None,
+    ), new
+
+
+def end(setup: Setup, state: TwinItState, action: End) -> Result:
+    if (shut := closed(state)) is not None:
+        return shut
+    if state.phase == "minute":
+        return valid(
+            "minute_over", "Time! The minute is over.", "Temps écoulé ! La minute est finie."
+        ), replace(state, phase="over")
+    if state.turn is not None:
+        return refused(
+            "cards_left",
+            "Cards are left to play: the game goes on.",
+            "Il reste des cartes à jouer : la partie continue.",
+        ), state
+    unknown = pending(state)
+    if unknown:
+        en, fr = describe_all(unknown, setup.players)
+        return refused(
+            "wait_reveal",
+            f"Wait: {en} is not known yet.",
+            f"Attendez : {fr} n'est pas encore connue.",
+        ), state
+    found = matches(state)
+    if found:
+        en, fr = describe_all(found[0], setup.players)
+        return refused(
+            "pair_in_sight",
+            f"A pair is still in sight: {en}.",
+            f"Une paire est encore visible : {fr}.",
+        ), state
+    return valid(
+        "no_more_pairs",
+        "No card left to play and no pair in sight: the game ends.",
+        "Plus de carte à jouer ni de paire visible : la partie s'arrête.",
+    ), replace(state, phase="over")

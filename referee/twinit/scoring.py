@@ -1,0 +1,91 @@
+"""Twin It scoreboards and outcomes for every mode."""
+
+from __future__ import annotations
+
+from referee.twinit.cooperative import level_for, points
+from referee.twinit.options import COMPETITIVE, COOP_COMPETITIVE, COOPERATIVE, TEAMS, Setup
+from referee.twinit.types import TwinItState
+from referee.types import JSON, Outcome, Reason
+
+
+def side_name(setup: Setup, side: tuple[int, ...]) -> str:
+    return " + ".join(setup.players[s] for s in side)
+
+
+def scores(setup: Setup, state: TwinItState) -> dict[str, JSON]:
+    names = setup.players
+    if setup.mode == COOPERATIVE:
+        total = sum(points(held) for held in state.captures)
+        level = level_for(setup.opts.levels, total)
+        return {
+            "points": total,
+            "pairs": sum(1 for held in state.captures for c in held if c.cards == 2),
+            "triples": sum(1 for held in state.captures for c in held if c.cards == 3),
+            "level": {"fr": level.fr, "en": level.en, "min": level.min_points},
+        }
+    if setup.mode == COOP_COMPETITIVE:
+        return {"points": {names[s]: points(held) for s, held in enumerate(state.captures)}}
+    out: dict[str, JSON] = {"captures": {names[s]: len(held) for s, held in enumerate(state.captures)}}
+    if setup.mode == TEAMS:
+        out["teams"] = {side_name(setup, t): sum(len(state.captures[s]) for s in t) for t in setup.opts.teams}
+    if setup.mode == COMPETITIVE and setup.opts.taboo_player is not None:
+        out["taboo"] = {"player": names[setup.opts.taboo_player], "motifs": list(state.taboo)}
+    out["turn"] = None if state.turn is None else names[state.turn]
+    return out
+
+
+def outcome(setup: Setup, state: TwinItState) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    if setup.mode == COOPERATIVE:
+        total = sum(points(held) for held in state.captures)
+        level = level_for(setup.opts.levels, total)
+        return Outcome(
+            tuple(range(setup.n)),
+            Reason(
+                "minute_score",
+                f"{total} points together: level {level.en} ({level.fr}).",
+                f"{total} points ensemble : niveau « {level.fr} ».",
+            ),
+        )
+    if setup.mode == COOP_COMPETITIVE:
+        by_seat = [points(held) for held in state.captures]
+        return _most(setup, [(s,) for s in range(setup.n)], by_seat, "points", "points")
+    sides = list(setup.sides())
+    totals = [sum(len(state.captures[s]) for s in side) for side in sides]
+    target = setup.opts.target
+    for side, total in zip(sides, totals, strict=True):
+        if total >= target:
+            who = side_name(setup, side)
+            return Outcome(
+                side,
+                Reason(
+                    "five_captures",
+                    f"{who} reached {target} captures and wins.",
+                    f"{who} atteint {target} prises et gagne.",
+                ),
+            )
+    return _most(setup, sides, totals, "captures", "prises")
+
+
+def _most(
+    setup: Setup, sides: list[tuple[int, ...]], totals: list[int], en_unit: str, fr_unit: str
+) -> Outcome:
+    best = max(totals)
+    if best == 0:
+        return Outcome(
+            (), Reason("draw", f"No {en_unit}: a draw.", f"Personne n'a de {fr_unit} : égalité."), draw=True
+        )
+    top = [side for side, t in zip(sides, totals, strict=True) if t == best]
+    who = " and ".join(side_name(setup, side) for side in top)
+    winners = tuple(sorted(s for side in top for s in side))
+    shared_en = " (shared)" if len(top) > 1 else ""
+    shared_fr = " (ex aequo)" if len(top) > 1 else ""
+    return Outcome(
+        winners,
+        Reason(
+            "most",
+            f"{who} wins{shared_en} with {best} {en_unit}.",
+            f"{who} gagne{shared_fr} avec {best} {fr_unit}.",
+        ),
+    )

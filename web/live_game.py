@@ -111,6 +111,9 @@ class LiveGame:
         elif kind == "undo":
             self._undo_seq(int(body["target"]))
             self.entries.append({"seq": seq, "kind": "undo", "target": body["target"], "wall": wall})
+        elif kind == "amend":
+            self._amend_seq(int(body["target"]), self.game.parse_action(body["action"]))
+            self.entries.append({"seq": seq, "kind": "amend", "target": body["target"], "wall": wall})
         elif kind == "correction":
             self.corrections.append({"seq": seq, **body})
             self.entries.append({"seq": seq, "kind": "correction", "fact": dict(body), "wall": wall})
@@ -175,9 +178,13 @@ class LiveGame:
         if_no: Mapping[str, JSON] | None,
         origin: str,
         evidence: Mapping[str, Any] | None = None,
+        amend_yes: list[dict[str, Any]] | None = None,
+        amend_no: list[dict[str, Any]] | None = None,
     ) -> int:
         """Puts a question to the table (``question`` holds ``en`` and ``fr``); each answer plays
-        its action (or nothing). Both actions are checked now, so a bad one never waits."""
+        its action (or nothing), after rewriting the actions listed in ``amend_yes`` / ``amend_no``
+        (``{"target": seq, "action": {...}}``: a recognised face corrected by the answer). Both
+        actions are checked now, so a bad one never waits."""
         for action in (if_yes, if_no):
             if action is not None:
                 self.parse(action)
@@ -187,6 +194,8 @@ class LiveGame:
             "if_no": dict(if_no) if if_no is not None else None,
             "origin": origin,
             "evidence": dict(evidence or {}),
+            "amend_yes": list(amend_yes or []),
+            "amend_no": list(amend_no or []),
         }
         with self._lock:
             seq = self.store.append(self.game_id, "question", body)
@@ -202,6 +211,9 @@ class LiveGame:
                 raise TableRequestError(f"no open question {question_id}")
             self.store.append(self.game_id, "answer", {"question": question_id, "yes": yes, "origin": origin})
             del self.questions[question_id]
+            for fix in question.get("amend_yes" if yes else "amend_no") or []:
+                if any(a.seq == fix["target"] for a in self._applied):
+                    self.amend(int(fix["target"]), fix["action"], origin)
             action = question["if_yes"] if yes else question["if_no"]
             if action is None:
                 self._changed({"type": "answer", "question": question_id, "yes": yes})
@@ -226,10 +238,53 @@ class LiveGame:
         for entry in self.entries:
             if entry.get("seq") == target:
                 entry["undone"] = True
-        state = self.game.initial_state()
+        self._rebuild()
+
+    def amend(self, target: int, action: Mapping[str, JSON], origin: str = "table") -> int:
+        """Rewrites the applied action ``target`` (e.g. the face a card was recognised as) and
+        replays the game from there; logged like any other change."""
+        parsed = self.parse(action)
+        with self._lock:
+            if not any(a.seq == target for a in self._applied):
+                raise TableRequestError(f"action {target} is not an applied action of this game")
+            body = {"target": target, "action": self.game.action_to_json(parsed), "origin": origin}
+            seq = self.store.append(self.game_id, "amend", body)
+            self._amend_seq(target, parsed)
+            self.entries.append({"seq": seq, "kind": "amend", "target": target, "wall": time.time()})
+            self._changed({"type": "amend", "target": target})
+            return seq
+
+    def _amend_seq(self, target: int, action: Any) -> None:
         for applied in self._applied:
-            state, _ = self.game.apply(state, applied.action)
+            if applied.seq == target:
+                applied.action = action
+        for entry in self.entries:
+            if entry.get("seq") == target:
+                entry["action"] = self.game.action_to_json(action)
+                entry["amended"] = True
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """The state replayed from the applied actions; one that no longer applies is dropped."""
+        state = self.game.initial_state()
+        kept = []
+        for applied in self._applied:
+            new_state, ruling = self.game.apply(state, applied.action)
+            if ruling.applies:
+                state = new_state
+                kept.append(applied)
+            else:
+                log.warning("action %d no longer applies after a correction: dropped", applied.seq)
+        self._applied = kept
         self.state = state
+
+    def applied_seq_of(self, predicate: Callable[[Mapping[str, JSON]], bool]) -> int | None:
+        """The newest applied action (as JSON) matching ``predicate``."""
+        with self._lock:
+            for applied in reversed(self._applied):
+                if predicate(self.game.action_to_json(applied.action)):
+                    return applied.seq
+        return None
 
     def correct(self, fact: Mapping[str, JSON], origin: str = "table") -> int:
         """Logs a correction of a recognised fact (a card's identity, a peg...)."""
@@ -298,6 +353,11 @@ class LiveGame:
             "ruling": ruling.to_json(),
             "wall": wall,
         }
+
+    def snapshot_state(self) -> dict[str, Any]:
+        """The referee's state as JSON."""
+        with self._lock:
+            return self.game.state_to_json(self.state)
 
     @property
     def applied_actions(self) -> list[Any]:

@@ -1,0 +1,1 @@
+"""Game adapters: one per game, turning changes of the recognised table into referee actions."""

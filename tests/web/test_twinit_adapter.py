@@ -88,7 +88,7 @@ def test_an_unsure_judge_asks_the_table_and_the_answer_rules(tmp_path: Path) -> 
     assert len(live.questions) == 1 and live.entries[-1]["action"]["type"] == "reveal"
     (qid,) = live.questions
     # The table says they are the same: the faces are rewritten, the claim is valid.
-    seq, ruling = live.answer(qid, yes=True)
+    _, ruling = live.answer(qid, yes=True)
     assert ruling.verdict is Verdict.VALID
     assert live.game.scores(live.state)["captures"]["Ana"] == 1
 

@@ -117,10 +117,9 @@ class TwinItAdapter(GameAdapter):
     def observe(self, obs: TableObservation, frame: Any) -> None:
         mono = float(getattr(frame, "mono", obs.timestamp))
         phase = self.live.snapshot_state().get("phase")
-        if self.coop:
-            if phase == "setup":
-                self._maybe_spread(obs, mono)
-                return
+        if self.coop and phase == "setup":
+            self._maybe_spread(obs, mono)
+            return
         for event in obs.events:
             if event.kind == "covered":
                 self.covers.append(_Cover(event.time, mono, str(event.seat), event.track_id))
@@ -370,7 +369,7 @@ class TwinItAdapter(GameAdapter):
         if ruling.valid:
             claimer = int(details.get("claimer", players[0]))
             members: list[int] = []
-            for seat, seat_groups in self.groups.items():
+            for seat_groups in self.groups.values():
                 for group in list(seat_groups):
                     if any(t in group for t in tracks):
                         seat_groups.remove(group)

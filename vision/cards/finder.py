@@ -78,12 +78,13 @@ def whiteness(bgr: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
-def card_mask(small: np.ndarray, cfg: FinderConfig) -> np.ndarray:
-    """Card-like pixels (uint8 0/255) of a working-size BGR image."""
+def card_mask(small: np.ndarray, cfg: FinderConfig, ref_long: float | None = None) -> np.ndarray:
+    """Card-like pixels (uint8 0/255) of a working-size BGR image (``ref_long``: the long side
+    of the whole working image when ``small`` is a part of it)."""
     white = cv2.GaussianBlur(whiteness(small), (3, 3), 0)
     h, w = white.shape
     # Local table level: an opening wider than a card removes the cards, then smooth it.
-    k = _odd(max(h, w) / 6)
+    k = _odd((ref_long or max(h, w)) / 6)
     shrink = 4
     tiny = cv2.resize(white, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
     ker = cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(k / shrink), _odd(k / shrink)))
@@ -270,21 +271,33 @@ def _iou_fast(a: np.ndarray, area_a: float, b: np.ndarray, area_b: float) -> flo
     return float(inter) / union if union > 0 else 0.0
 
 
-def find_cards(image: np.ndarray, cfg: FinderConfig | None = None) -> list[CardDetection]:
-    """Every card at least ~80 % visible in a BGR image, as quads in the image's pixels."""
+def find_cards(
+    image: np.ndarray, cfg: FinderConfig | None = None, roi: tuple[int, int, int, int] | None = None
+) -> list[CardDetection]:
+    """Every card at least ~80 % visible in a BGR image, as quads in the image's pixels.
+
+    With ``roi`` (x, y, width, height) only that part is searched, with the whole image's scale
+    and size limits (cards cut by the ROI's edge are left out): the pipeline's way of working
+    only on what changed.
+    """
     cfg = cfg or FinderConfig()
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("find_cards expects a BGR image of shape (H, W, 3)")
     h, w = image.shape[:2]
     scale = min(1.0, cfg.work_long / max(h, w))
+    img_area = float(h * w) * scale * scale
+    ox, oy = 0, 0
+    if roi is not None:
+        x0, y0 = max(0, int(roi[0])), max(0, int(roi[1]))
+        x1, y1 = min(w, int(roi[0] + roi[2])), min(h, int(roi[1] + roi[3]))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return []
+        image = image[y0:y1, x0:x1]
+        ox, oy = x0, y0
     interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
-    small = (
-        image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=interp)
-    )
-    sh, sw = small.shape[:2]
-    img_area = float(sh * sw)
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=interp)
 
-    mask = card_mask(small, cfg)
+    mask = card_mask(small, cfg, ref_long=max(h, w) * scale)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(grey, 40, 120)
@@ -309,6 +322,6 @@ def find_cards(image: np.ndarray, cfg: FinderConfig | None = None) -> list[CardD
             quad, edge = refine_quad(full_grey, quad, search_px=max(3.0, 2.5 / scale))
             conf = s * (0.6 + 0.4 * edge)
         if conf >= cfg.min_confidence:
-            dets.append(CardDetection(order_quad(quad), float(conf)))
-    log.debug("found %d cards in %dx%d", len(dets), w, h)
+            dets.append(CardDetection(order_quad(quad + np.float32([ox, oy])), float(conf)))
+    log.debug("found %d cards in %dx%d (roi %s)", len(dets), w, h, roi)
     return dets

@@ -18,6 +18,9 @@ def as_quad(points: np.ndarray | list[list[float]]) -> np.ndarray:
     return quad
 
 
+_NEXT = np.array([1, 2, 3, 0])
+
+
 def order_quad(points: np.ndarray) -> np.ndarray:
     """Corners clockwise on screen (y down), starting from the top-left-most one."""
     quad = as_quad(points)
@@ -25,14 +28,14 @@ def order_quad(points: np.ndarray) -> np.ndarray:
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angles)]  # increasing angle = clockwise on screen (y down)
     start = int(np.argmin(quad[:, 0] + quad[:, 1]))
-    return np.roll(quad, -start, axis=0).copy()
+    return quad[(np.arange(4) + start) % 4]
 
 
 def quad_area(quad: np.ndarray) -> float:
     """Unsigned area (shoelace)."""
-    q = as_quad(quad).astype(np.float64)
-    x, y = q[:, 0], q[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
+    q = as_quad(quad)
+    x, y = q[:, 0].astype(np.float64), q[:, 1].astype(np.float64)
+    return float(abs(np.dot(x, y[_NEXT]) - np.dot(y, x[_NEXT])) / 2.0)
 
 
 def is_convex(quad: np.ndarray) -> bool:
@@ -41,7 +44,10 @@ def is_convex(quad: np.ndarray) -> bool:
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads (0 when either is degenerate)."""
-    qa, qb = order_quad(a), order_quad(b)
+    qa, qb = as_quad(a), as_quad(b)
+    if (qa.max(axis=0) < qb.min(axis=0)).any() or (qb.max(axis=0) < qa.min(axis=0)).any():
+        return 0.0
+    qa, qb = order_quad(qa), order_quad(qb)
     area_a, area_b = quad_area(qa), quad_area(qb)
     if area_a <= 0 or area_b <= 0:
         return 0.0
@@ -57,7 +63,7 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
 def side_lengths(quad: np.ndarray) -> np.ndarray:
     """Lengths of the 4 sides, side i going from corner i to corner i + 1."""
     q = as_quad(quad)
-    return np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    return np.linalg.norm(q[_NEXT] - q, axis=1)
 
 
 def aspect_ratio(quad: np.ndarray) -> float:

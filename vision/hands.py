@@ -1,0 +1,246 @@
+"""Hands and arms over the table: a mask, the seat each comes from, the cards each covers.
+
+Not a skin-colour detector: a hand is what differs from the table memory (a slowly learned
+image of the table with its cards, kept at low resolution), is not a card the finder sees, and
+reaches in from an image border (an arm always does). The blob's longest run along the border
+gives the seat. The table memory learns everywhere a hand is not, quickly where something
+changed that is not a hand (a card put down or taken away) and slowly elsewhere (light drift).
+
+>>> tracker = HandTracker()
+>>> hands = tracker.update(frame, t, card_quads)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.observation import HandEvent, HandObservation, Seat
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class HandConfig:
+    """Thresholds of the hand detector."""
+
+    work_width: int = 320
+    """Width of the low-resolution copy the mask is computed on."""
+    diff_threshold: int = 28
+    """Colour difference from the table memory (max over B, G, R) that counts as foreground."""
+    min_area_frac: float = 0.004
+    """Smallest hand blob, as a fraction of the image."""
+    border_px: int = 2
+    """How close to the image border a blob must reach (low-resolution pixels)."""
+    learn_rate: float = 0.05
+    """Table memory update where nothing changed."""
+    absorb_rate: float = 0.25
+    """Table memory update where something changed that is not a hand."""
+    cover_fraction: float = 0.5
+    """A card is covered by a hand when more than this fraction of it is under the hand."""
+
+
+@dataclass
+class _Hand:
+    hand_id: int
+    seat: Seat
+    mask: np.ndarray  # low-res bool
+    bbox: tuple[int, int, int, int]  # low-res
+    covers: tuple[int, ...] = ()
+
+
+@dataclass
+class HandResult:
+    """The hands of one frame, at full resolution."""
+
+    hands: tuple[HandObservation, ...]
+    events: tuple[HandEvent, ...]
+    mask: np.ndarray
+    """(H, W) bool at the frame's size."""
+    low_mask: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((1, 1), bool))
+    """The same mask at the working resolution."""
+    scale: float = 1.0
+    """Working resolution over full resolution."""
+
+
+def _seat_of(blob: np.ndarray, border: int) -> Seat | None:
+    """The image edge along which the blob runs longest (None when it touches none)."""
+    counts = {
+        Seat.TOP: int(blob[:border].any(axis=0).sum()),
+        Seat.BOTTOM: int(blob[-border:].any(axis=0).sum()),
+        Seat.LEFT: int(blob[:, :border].any(axis=1).sum()),
+        Seat.RIGHT: int(blob[:, -border:].any(axis=1).sum()),
+    }
+    seat, n = max(counts.items(), key=lambda kv: kv[1])
+    return seat if n > 0 else None
+
+
+def quad_coverage(mask: np.ndarray, quad: np.ndarray, scale: float) -> float:
+    """Fraction of a full-resolution quad's area that lies under a low-resolution mask."""
+    q = np.round(np.asarray(quad, np.float32) * scale).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(q)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    poly = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(poly, q - np.int32([x, y]), 1)
+    inside = poly[y0 - y : y1 - y, x0 - x : x1 - x].astype(bool)
+    total = int(poly.sum())
+    if total == 0:
+        return 0.0
+    return float(np.count_nonzero(mask[y0:y1, x0:x1] & inside)) / total
+
+
+class HandTracker:
+    """Finds hands frame by frame against a learned table memory; keeps hand ids; emits events."""
+
+    def __init__(self, cfg: HandConfig | None = None) -> None:
+        self.cfg = cfg or HandConfig()
+        self._memory: np.ndarray | None = None  # float32 low-res BGR
+        self._hands: list[_Hand] = []
+        self._next_id = 1
+        self._scale = 1.0
+        self._size: tuple[int, int] = (0, 0)
+
+    def reset(self) -> None:
+        self._memory = None
+        self._hands = []
+
+    @property
+    def memory(self) -> np.ndarray | None:
+        """The table memory image (low resolution, uint8 BGR), None before the first frame."""
+        return None if self._memory is None else self._memory.astype(np.uint8)
+
+    def _low(self, frame: np.ndarray) -> np.ndarray:
+        h, w = frame.shape[:2]
+        self._scale = min(1.0, self.cfg.work_width / w)
+        size = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
+        if (w, h) != self._size:
+            self._size = (w, h)
+            self._memory = None
+        return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+
+    def update(
+        self,
+        frame: np.ndarray,
+        timestamp: float,
+        card_quads: dict[int, np.ndarray],
+        visible_quads: list[np.ndarray] | None = None,
+    ) -> HandResult:
+        """Hands in ``frame``. ``card_quads``: track id -> quad of every card on the table (last
+        known where covered); ``visible_quads``: the cards the finder sees in this frame (not
+        hands, whatever their difference from the memory)."""
+        cfg = self.cfg
+        low = self._low(frame)
+        s = self._scale
+        lh, lw = low.shape[:2]
+        if self._memory is None:
+            self._memory = low.astype(np.float32)
+        diff = cv2.absdiff(low, cv2.convertScaleAbs(self._memory))
+        b, g, r = cv2.split(diff)
+        d = cv2.max(cv2.max(b, g), r)
+        fg = (d > cfg.diff_threshold).astype(np.uint8)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        not_hand = np.zeros((lh, lw), np.uint8)
+        for q in visible_quads or []:
+            qq = np.round(np.asarray(q, np.float32) * s).astype(np.int32)
+            cv2.fillConvexPoly(not_hand, qq, 1)
+        not_hand = cv2.erode(not_hand, np.ones((3, 3), np.uint8))
+        cand = fg & (1 - not_hand)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
+        min_area = cfg.min_area_frac * lh * lw
+        bd = cfg.border_px
+        blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]] = []
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            if area < min_area:
+                continue
+            if not (x < bd or y < bd or x + w > lw - bd or y + h > lh - bd):
+                continue
+            blob = labels == i
+            seat = _seat_of(blob, bd)
+            if seat is None:
+                continue
+            blobs.append((blob, seat, (int(x), int(y), int(w), int(h))))
+
+        hand_mask = np.zeros((lh, lw), bool)
+        for blob, _, _ in blobs:
+            hand_mask |= blob
+        # Learn the table: slowly where still, quickly where a non-hand change happened, never
+        # under (a margin around) a hand.
+        near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+        rate = np.where(fg.astype(bool), cfg.absorb_rate, cfg.learn_rate).astype(np.float32)
+        rate[near_hand] = 0.0
+        rate3 = rate[..., None]
+        self._memory += rate3 * (low.astype(np.float32) - self._memory)
+
+        hands = self._match(blobs)
+        events: list[HandEvent] = []
+        prev = {h.hand_id: h for h in self._hands}
+        for hand in hands:
+            covers = tuple(
+                sorted(
+                    tid
+                    for tid, q in card_quads.items()
+                    if quad_coverage(hand.mask, q, s) > cfg.cover_fraction
+                )
+            )
+            hand.covers = covers
+            before = set(prev[hand.hand_id].covers) if hand.hand_id in prev else set()
+            for tid in covers:
+                if tid not in before:
+                    events.append(HandEvent(timestamp, "covered", hand.hand_id, hand.seat, tid))
+            for tid in sorted(before - set(covers)):
+                events.append(HandEvent(timestamp, "uncovered", hand.hand_id, hand.seat, tid))
+        live = {h.hand_id for h in hands}
+        for old in self._hands:
+            if old.hand_id not in live:
+                for tid in old.covers:
+                    events.append(HandEvent(timestamp, "uncovered", old.hand_id, old.seat, tid))
+        self._hands = hands
+
+        inv = 1.0 / s
+        obs = tuple(
+            HandObservation(
+                hand_id=h.hand_id,
+                seat=h.seat,
+                covers=h.covers,
+                bbox=(
+                    int(h.bbox[0] * inv),
+                    int(h.bbox[1] * inv),
+                    int(np.ceil(h.bbox[2] * inv)),
+                    int(np.ceil(h.bbox[3] * inv)),
+                ),
+            )
+            for h in hands
+        )
+        full = cv2.resize(hand_mask.astype(np.uint8), self._size, interpolation=cv2.INTER_NEAREST).astype(
+            bool
+        )
+        return HandResult(obs, tuple(events), full, hand_mask, s)
+
+    def _match(self, blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]]) -> list[_Hand]:
+        """Give each blob the id of the previous hand it overlaps most (same seat), else a new id."""
+        out: list[_Hand] = []
+        used: set[int] = set()
+        for blob, seat, bbox in sorted(blobs, key=lambda b: -int(b[0].sum())):
+            best, best_overlap = None, 0
+            for old in self._hands:
+                if old.hand_id in used or old.seat != seat:
+                    continue
+                overlap = int(np.count_nonzero(old.mask & blob))
+                if overlap > best_overlap:
+                    best, best_overlap = old, overlap
+            if best is not None:
+                hid = best.hand_id
+            else:
+                hid = self._next_id
+                self._next_id += 1
+            used.add(hid)
+            out.append(_Hand(hid, seat, blob, bbox))
+        return out

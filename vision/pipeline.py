@@ -1,0 +1,209 @@
+"""One frame in, the recognised table out: change gate, cards, hands, tracks.
+
+>>> pipe = TablePipeline()
+>>> obs = pipe.process(frame, timestamp)    # doctest: +SKIP
+>>> [c.track_id for c in obs.cards if c.state == "covered"]   # doctest: +SKIP
+
+Per frame:
+
+1. Change gate: a tiny grey copy of the frame is compared with the last processed one. Nothing
+   changed -> the previous observation is returned with the new time (a still table costs a
+   resize and a difference).
+2. Otherwise the changed region (plus every card it touches, plus a margin) is searched for
+   cards; a change over most of the frame searches the whole frame.
+3. Hands are found against the table memory; tracks are matched, covered or gone; clean views
+   are taken of cards fully seen with no hand on them; hand events are emitted.
+4. An optional ``identify`` callback names a track's card once, from its first clean view.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards.finder import FinderConfig, find_cards
+from vision.cards.geometry import quad_diagonal
+from vision.errors import InputError
+from vision.hands import HandConfig, HandTracker, quad_coverage
+from vision.observation import CardState, HandObservation, TableObservation
+from vision.tracking import CardTracker, TrackerConfig
+
+log = logging.getLogger(__name__)
+
+Identify = Callable[[np.ndarray], tuple[str | None, float]]
+"""A rectified clean view -> (identity or None, confidence 0..1)."""
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Thresholds of the change gate; the stages have their own configs."""
+
+    gate_width: int = 160
+    """Width of the grey copy the change gate compares."""
+    gate_threshold: int = 14
+    """Grey difference that counts as a change."""
+    gate_min_pixels: int = 3
+    """Changed pixels (of the gate copy) needed to process a frame."""
+    full_frame_fraction: float = 0.6
+    """A changed region over this fraction of the frame is processed whole."""
+
+
+class TablePipeline:
+    """Turns frames into :class:`TableObservation` values, keeping the table memory."""
+
+    def __init__(
+        self,
+        finder: FinderConfig | None = None,
+        tracker: TrackerConfig | None = None,
+        hands: HandConfig | None = None,
+        config: PipelineConfig | None = None,
+        identify: Identify | None = None,
+    ) -> None:
+        self.finder_cfg = finder or FinderConfig()
+        self.cfg = config or PipelineConfig()
+        self.tracker = CardTracker(tracker)
+        self.hands = HandTracker(hands)
+        self.identify = identify
+        self._frame_index = -1
+        self._gate_prev: np.ndarray | None = None
+        self._last: TableObservation | None = None
+        self._size: tuple[int, int] | None = None
+
+    def reset(self) -> None:
+        """Forget the table (a new game, the camera moved)."""
+        self.tracker.reset()
+        self.hands.reset()
+        self._gate_prev = None
+        self._last = None
+        self._size = None
+
+    def _gate(self, frame: np.ndarray) -> tuple[bool, np.ndarray | None, np.ndarray]:
+        """(changed?, changed-pixel mask of the gate copy, the gate copy)."""
+        h, w = frame.shape[:2]
+        gw = min(self.cfg.gate_width, w)
+        gh = max(1, round(h * gw / w))
+        small = cv2.cvtColor(cv2.resize(frame, (gw, gh), interpolation=cv2.INTER_LINEAR), cv2.COLOR_BGR2GRAY)
+        if self._gate_prev is None or self._gate_prev.shape != small.shape:
+            return True, None, small
+        diff = cv2.absdiff(small, self._gate_prev)
+        _, changed = cv2.threshold(diff, self.cfg.gate_threshold, 255, cv2.THRESH_BINARY)
+        return cv2.countNonZero(changed) >= self.cfg.gate_min_pixels, changed, small
+
+    def _roi(self, changed: np.ndarray | None, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
+        """The full-resolution region to search: the changed pixels, the cards and hands they
+        touch, and a margin; None for the whole frame."""
+        if changed is None:
+            return None
+        h, w = shape
+        pts = cv2.findNonZero(changed)
+        if pts is None:
+            return None
+        f = w / changed.shape[1]
+        x, y, bw, bh = cv2.boundingRect(pts)
+        x0, y0, x1, y1 = x * f, y * f, (x + bw) * f, (y + bh) * f
+        diag = [quad_diagonal(t.quad) for t in self.tracker.on_table()]
+        margin = 0.6 * (float(np.median(diag)) if diag else 0.1 * max(h, w)) + 2 * f
+        x0, y0, x1, y1 = x0 - margin, y0 - margin, x1 + margin, y1 + margin
+        for _ in range(2):  # grow to take in every card the region touches
+            for t in self.tracker.on_table():
+                q = t.quad
+                qx0, qy0 = q.min(axis=0)
+                qx1, qy1 = q.max(axis=0)
+                if qx1 >= x0 and qx0 <= x1 and qy1 >= y0 and qy0 <= y1:
+                    x0, y0 = min(x0, qx0 - 4), min(y0, qy0 - 4)
+                    x1, y1 = max(x1, qx1 + 4), max(y1, qy1 + 4)
+        x0, y0 = max(0, int(x0)), max(0, int(y0))
+        x1, y1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+        if (x1 - x0) * (y1 - y0) > self.cfg.full_frame_fraction * w * h:
+            return None
+        return (x0, y0, x1 - x0, y1 - y0)
+
+    def process(self, frame: np.ndarray, timestamp: float) -> TableObservation:
+        """The recognised table in ``frame`` (BGR uint8), taken at ``timestamp`` seconds."""
+        t0 = time.perf_counter()
+        if (
+            not isinstance(frame, np.ndarray)
+            or frame.ndim != 3
+            or frame.shape[2] != 3
+            or frame.dtype != np.uint8
+        ):
+            got = getattr(frame, "shape", type(frame).__name__)
+            raise InputError(f"frame: expected a BGR uint8 image of shape (H, W, 3), got {got}")
+        h, w = frame.shape[:2]
+        if self._size is not None and self._size != (w, h):
+            log.info("frame size changed from %s to %s: forgetting the table", self._size, (w, h))
+            self.reset()
+        self._size = (w, h)
+        self._frame_index += 1
+        changed, change_mask, small = self._gate(frame)
+        if not changed and self._last is not None:
+            held = {tid for hand in self._last.hands for tid in hand.covers}
+            expired = self.tracker.expire(timestamp, held)
+            cards = self._last.cards if not expired else tuple(t.snapshot() for t in self.tracker.tracks)
+            obs = TableObservation(
+                frame_index=self._frame_index,
+                timestamp=timestamp,
+                width=w,
+                height=h,
+                cards=cards,
+                hands=self._last.hands,
+                events=(),
+                hand_mask=self._last.hand_mask,
+                extras={"ms": (time.perf_counter() - t0) * 1000.0, "changed": False, "roi": None},
+            )
+            self._last = obs
+            return obs
+
+        roi = self._roi(change_mask, (h, w))
+        detections = find_cards(frame, self.finder_cfg, roi=roi)
+        on_table = {t.track_id: t.quad for t in self.tracker.on_table()}
+        hand_res = self.hands.update(frame, timestamp, on_table, [d.quad for d in detections])
+        cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
+        touch_mask = cv2.dilate(hand_res.low_mask.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        scale = hand_res.scale
+
+        def touched(quad: np.ndarray) -> bool:
+            return quad_coverage(touch_mask, quad, scale) > 0.0
+
+        self.tracker.update(detections, timestamp, frame, roi, hand_cover=cover, hand_touch=touched)
+        if self.identify is not None:
+            self._identify_new()
+        self._gate_prev = small
+        hands = self._hands_with_current_tracks(hand_res.hands)
+        obs = TableObservation(
+            frame_index=self._frame_index,
+            timestamp=timestamp,
+            width=w,
+            height=h,
+            cards=tuple(t.snapshot() for t in self.tracker.tracks),
+            hands=hands,
+            events=hand_res.events,
+            hand_mask=hand_res.mask,
+            extras={
+                "ms": (time.perf_counter() - t0) * 1000.0,
+                "changed": True,
+                "roi": roi,
+                "detections": len(detections),
+            },
+        )
+        self._last = obs
+        return obs
+
+    def _hands_with_current_tracks(self, hands: tuple[HandObservation, ...]) -> tuple[HandObservation, ...]:
+        live = {t.track_id for t in self.tracker.tracks if t.state is not CardState.GONE}
+        return tuple(
+            HandObservation(h.hand_id, h.seat, tuple(c for c in h.covers if c in live), h.bbox) for h in hands
+        )
+
+    def _identify_new(self) -> None:
+        assert self.identify is not None
+        for t in self.tracker.tracks:
+            if t.identity is None and t.last_clean_view is not None and not t.extra.get("identified"):
+                identity, conf = self.identify(t.last_clean_view)
+                t.identity, t.identity_confidence = identity, float(conf)
+                t.extra["identified"] = True

@@ -1,0 +1,224 @@
+"""Card tracks and the table memory: stable ids, last clean views, visible / covered / gone.
+
+Each frame's detections are matched to the tracks greedily, first by quad IoU, then (for cards
+that moved further than their own size allows an overlap) by centre distance; what is left
+becomes a new track. A track not seen in an examined region is *covered* (under a hand, or
+another object) and keeps its last quad and clean view; after ``patience_s`` without a hand on
+it, it is *gone*, and after ``forget_s`` more it is dropped. Tracks outside the region a frame
+changed in are left as they are: a still table costs nothing here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.cards.finder import CardDetection
+from vision.cards.geometry import quad_centre, quad_diagonal, quad_iou
+from vision.cards.rectify import rectify
+from vision.observation import CardState, TrackedCard
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Thresholds of the card tracker."""
+
+    iou_match: float = 0.3
+    """Detections and tracks overlapping at least this much are the same card."""
+    move_match: float = 1.5
+    """A card that moved keeps its id when its centre moved at most this many card diagonals."""
+    patience_s: float = 1.0
+    """A card missing (no hand on it) this long is gone."""
+    forget_s: float = 5.0
+    """A gone card is dropped from the observation after this long."""
+    clean_margin_px: float = 4.0
+    """A clean view needs the card this far inside the image."""
+
+
+@dataclass
+class Track:
+    """A card's mutable track (the tracker's own; observations carry frozen copies)."""
+
+    track_id: int
+    quad: np.ndarray
+    confidence: float
+    state: CardState = CardState.VISIBLE
+    last_seen: float = 0.0
+    last_clean_view: np.ndarray | None = None
+    last_clean_time: float | None = None
+    identity: str | None = None
+    identity_confidence: float = 0.0
+    hits: int = 1
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def snapshot(self) -> TrackedCard:
+        return TrackedCard(
+            track_id=self.track_id,
+            quad=self.quad.copy(),
+            state=self.state,
+            confidence=self.confidence,
+            last_clean_view=self.last_clean_view,
+            last_clean_time=self.last_clean_time,
+            identity=self.identity,
+            identity_confidence=self.identity_confidence,
+        )
+
+
+def _inside_roi(quad: np.ndarray, roi: tuple[int, int, int, int] | None) -> bool:
+    if roi is None:
+        return True
+    x, y, w, h = roi
+    q = np.asarray(quad)
+    return bool(
+        (q[:, 0] >= x).all()
+        and (q[:, 0] <= x + w).all()
+        and (q[:, 1] >= y).all()
+        and (q[:, 1] <= y + h).all()
+    )
+
+
+class CardTracker:
+    """Keeps card tracks across frames."""
+
+    def __init__(self, cfg: TrackerConfig | None = None) -> None:
+        self.cfg = cfg or TrackerConfig()
+        self.tracks: list[Track] = []
+        self._next_id = 1
+
+    def reset(self) -> None:
+        self.tracks = []
+        self._next_id = 1
+
+    def on_table(self) -> list[Track]:
+        """Tracks visible or covered (not gone)."""
+        return [t for t in self.tracks if t.state is not CardState.GONE]
+
+    def update(
+        self,
+        detections: list[CardDetection],
+        timestamp: float,
+        frame: np.ndarray | None = None,
+        roi: tuple[int, int, int, int] | None = None,
+        hand_cover: dict[int, float] | None = None,
+        hand_touch: Callable[[np.ndarray], bool] | None = None,
+    ) -> list[Track]:
+        """Match ``detections`` (found in ``roi``, or the whole frame) to the tracks.
+
+        ``hand_cover``: track id -> fraction under a hand (from the previous hand mask);
+        ``hand_touch``: quad -> whether a hand touches it (no clean view then).
+        Returns the tracks that changed (new, moved, state changed)."""
+        cfg = self.cfg
+        hand_cover = hand_cover or {}
+        examined = [t for t in self.tracks if t.state is not CardState.GONE and _inside_roi(t.quad, roi)]
+        # Gone tracks may come back (a card put back where it was).
+        examined += [t for t in self.tracks if t.state is CardState.GONE and _inside_roi(t.quad, roi)]
+        pairs = []
+        for i, det in enumerate(detections):
+            for j, tr in enumerate(examined):
+                iou = quad_iou(det.quad, tr.quad)
+                if iou >= cfg.iou_match:
+                    pairs.append((iou + (1.0 if tr.state is not CardState.GONE else 0.0), i, j))
+        pairs.sort(reverse=True)
+        det_to_tr: dict[int, int] = {}
+        used: set[int] = set()
+        for _, i, j in pairs:
+            if i in det_to_tr or j in used:
+                continue
+            det_to_tr[i] = j
+            used.add(j)
+        # Moved cards: nearest centre among the remaining live tracks.
+        for i, det in enumerate(detections):
+            if i in det_to_tr:
+                continue
+            c = quad_centre(det.quad)
+            reach = cfg.move_match * quad_diagonal(det.quad)
+            best, best_d = None, reach
+            for j, tr in enumerate(examined):
+                if j in used or tr.state is CardState.GONE:
+                    continue
+                dist = float(np.linalg.norm(quad_centre(tr.quad) - c))
+                if dist < best_d:
+                    best, best_d = j, dist
+            if best is not None:
+                det_to_tr[i] = best
+                used.add(best)
+
+        changed: list[Track] = []
+        for i, det in enumerate(detections):
+            if i in det_to_tr:
+                tr = examined[det_to_tr[i]]
+                moved = quad_iou(det.quad, tr.quad) < 0.95
+                was = tr.state
+                tr.quad = det.quad.astype(np.float32)
+                tr.confidence = det.confidence
+                tr.state = CardState.VISIBLE
+                tr.last_seen = timestamp
+                tr.hits += 1
+                if moved or was is not CardState.VISIBLE:
+                    changed.append(tr)
+            else:
+                tr = Track(self._next_id, det.quad.astype(np.float32), det.confidence, last_seen=timestamp)
+                self._next_id += 1
+                self.tracks.append(tr)
+                changed.append(tr)
+            if tr in changed or tr.last_clean_view is None:
+                self._take_clean_view(tr, frame, timestamp, bool(hand_touch and hand_touch(tr.quad)))
+
+        for j, tr in enumerate(examined):
+            if j in used:
+                continue
+            was = tr.state
+            under_hand = hand_cover.get(tr.track_id, 0.0) > 0.0
+            if tr.state is CardState.GONE:
+                continue
+            if under_hand:
+                tr.state = CardState.COVERED
+                tr.last_seen = timestamp  # a hand on it renews its patience
+            elif timestamp - tr.last_seen > cfg.patience_s:
+                tr.state = CardState.GONE
+            else:
+                tr.state = CardState.COVERED
+            if tr.state is not was:
+                changed.append(tr)
+        # Drop long-gone tracks.
+        self.tracks = [
+            t
+            for t in self.tracks
+            if not (t.state is CardState.GONE and timestamp - t.last_seen > cfg.forget_s)
+        ]
+        return changed
+
+    def expire(self, timestamp: float, held: set[int] | frozenset[int] = frozenset()) -> list[Track]:
+        """Time passes on a still frame: covered tracks past their patience go, except those a
+        hand still holds (``held``), whose patience is renewed. Returns the tracks that changed."""
+        changed = []
+        for tr in self.tracks:
+            if tr.state is not CardState.COVERED:
+                continue
+            if tr.track_id in held:
+                tr.last_seen = timestamp
+            elif timestamp - tr.last_seen > self.cfg.patience_s:
+                tr.state = CardState.GONE
+                changed.append(tr)
+        return changed
+
+    def _take_clean_view(self, tr: Track, frame: np.ndarray | None, timestamp: float, touched: bool) -> None:
+        if frame is None or touched:
+            return
+        h, w = frame.shape[:2]
+        m = self.cfg.clean_margin_px
+        q = tr.quad
+        if (
+            (q[:, 0] < m).any()
+            or (q[:, 1] < m).any()
+            or (q[:, 0] > w - 1 - m).any()
+            or (q[:, 1] > h - 1 - m).any()
+        ):
+            return
+        tr.last_clean_view = rectify(frame, q)
+        tr.last_clean_time = timestamp

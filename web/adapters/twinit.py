@@ -60,10 +60,18 @@ def judge_compare(judge: Any) -> Compare:
 
 
 class TwinItAdapter(GameAdapter):
-    def __init__(self, live: LiveGame, settings: Settings, compare: Compare) -> None:
+    def __init__(
+        self,
+        live: LiveGame,
+        settings: Settings,
+        compare: Compare,
+        same_at: float | None = None,
+        different_below: float | None = None,
+    ) -> None:
         super().__init__(live, settings)
         self.compare = compare
-        self.sure = settings.uncertain_below
+        self.sure = settings.uncertain_below if same_at is None else same_at
+        self.different_below = 1.0 - settings.uncertain_below if different_below is None else different_below
         self.face_of: dict[int, str] = {}
         """Track -> the face label it was recognised as."""
         self.loc_of: dict[int, dict[str, Any]] = {}
@@ -289,7 +297,7 @@ class TwinItAdapter(GameAdapter):
         labels_same = all(f is not None and f == faces[0] for f in faces)
         same_fix = self._amendments(covers, faces, same=True)
         diff_fix = self._amendments(covers, faces, same=False)
-        if p_same >= self.sure or p_same <= 1 - self.sure:
+        if p_same >= self.sure or p_same < self.different_below:
             same = p_same >= self.sure
             if same != labels_same:
                 for fix in same_fix if same else diff_fix:
@@ -461,8 +469,17 @@ class TwinItAdapter(GameAdapter):
         return rows
 
 
-def make_twinit_adapter(compare: Compare) -> Callable[[LiveGame, Settings], TwinItAdapter]:
+def make_twinit_adapter(
+    compare: Compare, same_at: float | None = None, different_below: float | None = None
+) -> Callable[[LiveGame, Settings], TwinItAdapter]:
     def factory(live: LiveGame, settings: Settings) -> TwinItAdapter:
-        return TwinItAdapter(live, settings, compare)
+        return TwinItAdapter(live, settings, compare, same_at, different_below)
 
     return factory
+
+
+def judge_adapter(judge: Any) -> Callable[[LiveGame, Settings], TwinItAdapter]:
+    """The adapter factory for a ``PatternJudge``, with the judge's own calibrated thresholds."""
+    return make_twinit_adapter(
+        judge_compare(judge), getattr(judge, "same_at", None), getattr(judge, "different_below", None)
+    )

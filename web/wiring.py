@@ -1,0 +1,55 @@
+"""Which vision and which adapter each game gets: the live session's collaborators, built once.
+
+Heavy imports (onnxruntime models) happen here, when a session is built, never at import time.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from web.session import Processor
+
+log = logging.getLogger(__name__)
+
+NUMBER_DECKS = {"themind": "themind", "trio": "trio", "lineit": "lineit"}
+
+
+def processor_for(game: str) -> Processor:
+    """The card pipeline's ``process`` for ``game`` (number decks read each card once)."""
+    from vision.pipeline import TablePipeline
+
+    identify = None
+    if game in NUMBER_DECKS:
+        from vision.identity.reader import NumberReader
+
+        reader = NumberReader()
+        deck = NUMBER_DECKS[game]
+
+        def identify(crop: Any) -> tuple[str | None, float]:
+            reading = reader.read(crop, deck)
+            identity = getattr(reading, "identity_str", None) or _reading_identity(reader, reading, deck)
+            return identity, float(getattr(reading, "confidence", 0.0))
+
+    pipeline = TablePipeline(identify=identify)
+    return pipeline.process
+
+
+def _reading_identity(reader: Any, reading: Any, deck: str) -> str | None:
+    if getattr(reading, "uncertain", False):
+        return None
+    try:
+        return reader.identity(reading, deck)
+    except Exception:  # a reading that names no card
+        return None
+
+
+def adapter_factory_for(game: str) -> Any:
+    """The adapter factory ``(live, settings) -> adapter`` for ``game``."""
+    if game == "twinit":
+        from vision.identity.judge import PatternJudge
+        from web.adapters.twinit import judge_adapter
+
+        return judge_adapter(PatternJudge())
+    module = __import__(f"web.adapters.{game}", fromlist=["make_adapter"])
+    return module.make_adapter

@@ -23,7 +23,8 @@ import sys, uvicorn
 from pathlib import Path
 from web.app import build_context, create_app
 from web.settings import Settings
-settings = Settings(game="lineit", players=("Ana", "Ben", "Cy"), data_dir=Path(sys.argv[1]), port=int(sys.argv[2]))
+data, port = Path(sys.argv[1]), int(sys.argv[2])
+settings = Settings(game="lineit", players=("Ana", "Ben", "Cy"), data_dir=data, port=port)
 ctx = build_context(settings)
 print("resumed", ctx.live.resumed_events, flush=True)
 uvicorn.run(create_app(ctx), host="127.0.0.1", port=settings.port, log_level="warning")

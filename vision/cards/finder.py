@@ -319,7 +319,7 @@ def find_cards(
         quad = c + (quad - c) * (1.0 + 1.5 / max(1.0, np.sqrt(quad_area(q))))
         conf = s
         if full_grey is not None:
-            quad, edge = refine_quad(full_grey, quad, search_px=max(3.0, 2.5 / scale))
+            quad, edge = refine_quad(full_grey, quad, search_px=max(6.0, 5.0 / scale))
             conf = s * (0.6 + 0.4 * edge)
         if conf >= cfg.min_confidence:
             dets.append(CardDetection(order_quad(quad + np.float32([ox, oy])), float(conf)))

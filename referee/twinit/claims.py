@@ -11,8 +11,6 @@ cards restarts play; so does a player who erred.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from referee.twinit.codec import loc_to_json
 from referee.twinit.flow import Result, closed
 from referee.twinit.layout import (
@@ -29,7 +27,7 @@ from referee.twinit.layout import (
 )
 from referee.twinit.options import TEAMS, Setup
 from referee.twinit.taboo import freed_by, is_taboo_for
-from referee.twinit.types import CAPTURE, PILE, Capture, Claim, Loc, Pile, Tie, TwinItState
+from referee.twinit.types import CAPTURE, PILE, Capture, Claim, Loc, Pile, Tie, TwinItState, evolve
 from referee.types import Reason, Ruling, Verdict, penalised, refused, valid
 
 
@@ -159,7 +157,7 @@ def _not_one_side(setup: Setup, state: TwinItState, a: int, b: int) -> Result:
 
 def _restart(state: TwinItState, seat: int) -> TwinItState:
     """``seat`` restarts play (or the next seat clockwise with cards)."""
-    return replace(state, turn=next_with_cards(state.piles, seat, include=True), last_winner=seat)
+    return evolve(state, turn=next_with_cards(state.piles, seat, include=True), last_winner=seat)
 
 
 def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Result:
@@ -178,7 +176,7 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
     total = sum(len(new.captures[s]) for s in setup.side(claimer))
     won = total >= setup.opts.target
     if won:
-        new = replace(new, phase="over")
+        new = evolve(new, phase="over")
     details = {
         "claimer": claimer,
         "motif": motif,
@@ -254,7 +252,7 @@ def _error(
     pile = state.piles[erring]
     piles = list(new.piles)
     piles[erring] = Pile(pile.size + cards, pile.top)
-    new = _restart(replace(new, piles=tuple(piles)), erring)
+    new = _restart(evolve(new, piles=tuple(piles)), erring)
     f_en, f_fr = describe(forfeit, names)
     en += f" {names[erring]} puts {f_en} ({cards} cards) under their pile and restarts play."
     fr += f" {names[erring]} place {f_fr} ({cards} cartes) sous sa pioche et relance la partie."

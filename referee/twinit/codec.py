@@ -136,7 +136,8 @@ def parse_action(obj: Mapping[str, Any], players: Sequence[str]) -> Action:
         loc = r.loc({PILE: obj["player"]} if has_player else {TABLE: obj["card"]})
         return Reveal(loc, r.face(r.get("face")))
     if kind == "play":
-        return Play(r.seat(r.get("player"), "player"), r.face(r.get("face")))
+        top = r.face_or_none(obj.get("top"), "top")
+        return Play(r.seat(r.get("player"), "player"), r.face(r.get("face")), top)
     if kind == "claim":
         cards_raw = r.get("cards")
         if not isinstance(cards_raw, list) or not cards_raw:
@@ -186,7 +187,10 @@ def action_to_json(action: Action) -> dict[str, JSON]:
         key = "player" if action.loc.kind == PILE else "card"
         return {"type": "reveal", key: action.loc.key, "face": action.face}
     if isinstance(action, Play):
-        return {"type": "play", "player": action.player, "face": action.face}
+        out = {"type": "play", "player": action.player, "face": action.face}
+        if action.top is not None:
+            out["top"] = action.top
+        return out
     if isinstance(action, Claim):
         out = {"type": "claim"}
         if len(set(action.players)) == 1:
@@ -241,7 +245,9 @@ def state_from_json(obj: Mapping[str, Any]) -> TwinItState:
         if phase not in PHASES:
             raise bad(f"phase {phase!r} is not one of {PHASES}")
         piles = tuple(Pile(int_(s), opt_str(t)) for s, t in obj["piles"])
-        table = tuple(TableCard(int_(i), opt_str(f)) for i, f in obj["table"])
+        table = tuple(TableCard(i, f) for i, f in obj["table"])
+        if not all(type(c.id) is int and (c.face is None or type(c.face) is str) for c in table):
+            raise TypeError("a table card is not [id, face or null]")
         captures = tuple(tuple(Capture(str_(m), int_(n)) for m, n in held) for held in obj["captures"])
         return TwinItState(
             phase=phase,

@@ -12,13 +12,11 @@ rules).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from referee.twinit.codec import loc_to_json
 from referee.twinit.flow import Result, closed
 from referee.twinit.layout import add_capture, cards_at, describe, describe_all, exists, face_at, take
 from referee.twinit.options import COOP_COMPETITIVE, Level, Setup
-from referee.twinit.types import CAPTURE, TABLE, Capture, Claim, TwinItState
+from referee.twinit.types import CAPTURE, TABLE, Capture, Claim, TwinItState, evolve
 from referee.types import Reason, Ruling, Verdict, refused, valid
 
 
@@ -102,7 +100,7 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
         row[index] = Capture(motif, 3)
         captures = list(new.captures)
         captures[holder] = tuple(row)
-        new = replace(new, captures=tuple(captures))
+        new = evolve(new, captures=tuple(captures))
         gained, code = 1, "triple_completed"
         en, fr = (
             f"Third {motif!r} added: the pair becomes a triple.",

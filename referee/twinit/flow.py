@@ -4,12 +4,22 @@ object when the ruling does not apply."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from referee.twinit.codec import loc_to_json
 from referee.twinit.layout import describe, describe_all, face_at, matches, next_with_cards, pending, set_face
 from referee.twinit.options import COOP_MODES, Setup
-from referee.twinit.types import PILE, TABLE, Deal, End, Pile, Play, Reveal, Start, TableCard, TwinItState
+from referee.twinit.types import (
+    PILE,
+    TABLE,
+    Deal,
+    End,
+    Pile,
+    Play,
+    Reveal,
+    Start,
+    TableCard,
+    TwinItState,
+    evolve,
+)
 from referee.types import Ruling, refused, valid
 
 Result = tuple[Ruling, TwinItState]
@@ -62,7 +72,7 @@ def deal(setup: Setup, state: TwinItState, action: Deal) -> Result:
             f"({list(action.piles)} reçu).",
         ), state
     tops = action.tops or (None,) * setup.n
-    new = replace(
+    new = evolve(
         state,
         phase="play",
         piles=tuple(Pile(size, top) for size, top in zip(action.piles, tops, strict=True)),
@@ -99,7 +109,7 @@ def start(setup: Setup, state: TwinItState, action: Start) -> Result:
             f"Les {n} cartes sont toutes étalées au départ ({len(faces)} reçues).",
         ), state
     table = tuple(TableCard(i, f) for i, f in enumerate(faces))
-    new = replace(state, phase="minute", table=table, next_id=n)
+    new = evolve(state, phase="minute", table=table, next_id=n)
     seconds = f"{setup.opts.seconds:g}"
     return valid(
         "minute_started",
@@ -167,9 +177,15 @@ def play(setup: Setup, state: TwinItState, action: Play) -> Result:
         ), state
     piles = list(state.piles)
     size = piles[action.player].size - 1
-    piles[action.player] = Pile(size, None)
+    if action.top is not None and size == 0:
+        return refused(
+            "no_next_card",
+            f"{name}'s pile is empty after this card: no next card can show.",
+            f"La pioche de {name} est vide après cette carte : aucune carte suivante.",
+        ), state
+    piles[action.player] = Pile(size, action.top)
     card = TableCard(state.next_id, action.face)
-    new = replace(
+    new = evolve(
         state,
         piles=tuple(piles),
         table=(*state.table, card),
@@ -181,7 +197,7 @@ def play(setup: Setup, state: TwinItState, action: Play) -> Result:
         f"{name} plays {action.face!r} as table card {card.id}.",
         f"{name} pose {action.face!r} (carte {card.id} de la table).",
         card=card.id,
-        reveal_pile=action.player if size > 0 else None,
+        reveal_pile=action.player if size > 0 and action.top is None else None,
     ), new
 
 
@@ -191,7 +207,7 @@ def end(setup: Setup, state: TwinItState, action: End) -> Result:
     if state.phase == "minute":
         return valid(
             "minute_over", "Time! The minute is over.", "Temps écoulé ! La minute est finie."
-        ), replace(state, phase="over")
+        ), evolve(state, phase="over")
     if state.turn is not None:
         return refused(
             "cards_left",
@@ -218,4 +234,4 @@ def end(setup: Setup, state: TwinItState, action: End) -> Result:
         "no_more_pairs",
         "No card left to play and no pair in sight: the game ends.",
         "Plus de carte à jouer ni de paire visible : la partie s'arrête.",
-    ), replace(state, phase="over")
+    ), evolve(state, phase="over")

@@ -44,8 +44,7 @@ class TwinItGame(Game[TwinItState, Action]):
         names = ("Ana", "Ben", "Cy", "Dee", "Eli", "Flo")
         return [
             GameConfig(names[:2], "competitive", {}),
-            GameConfig(names[:3], "competitive", {"cards": 30}),
-            GameConfig(names[:6], "competitive", {}),
+            GameConfig(names[:6], "competitive", {"cards": 60}),
             GameConfig(names[:2], "competitive", {"cards": 12}),
             GameConfig(names[:3], "competitive", {"taboo_player": "Ben"}),
             GameConfig(names[:4], "teams", {}),

@@ -4,9 +4,8 @@ taking cards away, turning cards over, whose turn comes next, and the words for 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
-from referee.twinit.types import CAPTURE, PILE, TABLE, Capture, Loc, Pile, TableCard, TwinItState
+from referee.twinit.types import CAPTURE, PILE, TABLE, Capture, Loc, Pile, TableCard, TwinItState, evolve
 
 
 def table_card(state: TwinItState, card_id: int) -> TableCard | None:
@@ -49,7 +48,8 @@ def singles(state: TwinItState) -> list[tuple[Loc, str | None]]:
 
 def pending(state: TwinItState) -> list[Loc]:
     """Visible cards whose face the referee does not know yet."""
-    return [loc for loc, face in singles(state) if face is None]
+    out = [Loc(TABLE, c.id) for c in state.table if c.face is None]
+    return out + [Loc(PILE, seat) for seat, p in enumerate(state.piles) if p.size > 0 and p.top is None]
 
 
 def matches(state: TwinItState) -> list[tuple[Loc, Loc]]:
@@ -83,7 +83,7 @@ def take(state: TwinItState, locs: Iterable[Loc]) -> TwinItState:
     captures = [list(held) for held in state.captures]
     for loc in sorted((x for x in locs if x.kind == CAPTURE), key=lambda x: -x.index):
         del captures[loc.key][loc.index]
-    return replace(state, table=table, piles=tuple(piles), captures=tuple(tuple(held) for held in captures))
+    return evolve(state, table=table, piles=tuple(piles), captures=tuple(tuple(held) for held in captures))
 
 
 def turn_over(state: TwinItState, locs: Iterable[Loc]) -> TwinItState:
@@ -94,23 +94,23 @@ def turn_over(state: TwinItState, locs: Iterable[Loc]) -> TwinItState:
     seats = {loc.key for loc in locs if loc.kind == PILE}
     table = tuple(TableCard(c.id, None) if c.id in ids else c for c in state.table)
     piles = tuple(Pile(p.size, None) if s in seats else p for s, p in enumerate(state.piles))
-    return replace(state, table=table, piles=piles)
+    return evolve(state, table=table, piles=piles)
 
 
 def set_face(state: TwinItState, loc: Loc, face: str) -> TwinItState:
     """``state`` with the single card at ``loc`` showing ``face``."""
     if loc.kind == TABLE:
         table = tuple(TableCard(c.id, face) if c.id == loc.key else c for c in state.table)
-        return replace(state, table=table)
+        return evolve(state, table=table)
     piles = list(state.piles)
     piles[loc.key] = Pile(piles[loc.key].size, face)
-    return replace(state, piles=tuple(piles))
+    return evolve(state, piles=tuple(piles))
 
 
 def add_capture(state: TwinItState, seat: int, capture: Capture) -> TwinItState:
     captures = list(state.captures)
     captures[seat] = (*captures[seat], capture)
-    return replace(state, captures=tuple(captures))
+    return evolve(state, captures=tuple(captures))
 
 
 def next_with_cards(piles: Sequence[Pile], seat: int, include: bool) -> int | None:

@@ -54,10 +54,12 @@ def sample(setup: Setup, state: TwinItState, rng: random.Random) -> Action | Non
     if found and r < 0.06:
         a, b = _two_players(setup, rng, opponents=True)
         return Tie((a, b), rng.choice(found))
-    if found and r < 0.8:
+    if found and r < 0.9:
         return _good_claim(setup, rng, rng.choice(found))
     if state.turn is not None:
-        return Play(state.turn, _face(rng, state))
+        left = state.piles[state.turn].size - 1
+        top = _face(rng, state) if left > 0 and rng.random() < 0.9 else None
+        return Play(state.turn, _face(rng, state), top)
     if found:
         return _good_claim(setup, rng, rng.choice(found))
     return End()
@@ -70,7 +72,7 @@ def _deal(setup: Setup, state: TwinItState, rng: random.Random) -> Deal:
     cards = setup.opts.cards - len(taboo)
     base, extra = divmod(cards, setup.n)
     piles = tuple(base + (1 if s < extra else 0) for s in range(setup.n))
-    tops = tuple(_face(rng, state) for _ in piles) if rng.random() < 0.5 else None
+    tops = tuple(_face(rng, state) for _ in piles) if rng.random() < 0.8 else None
     return Deal(piles, rng.randrange(setup.n), tops, taboo)
 
 
@@ -114,7 +116,7 @@ def _sample_coop(setup: Setup, state: TwinItState, rng: random.Random) -> Action
     alphabet = max(2, setup.opts.cards // 2)
     if state.phase == "setup":
         faces = tuple(
-            None if rng.random() < 0.1 else f"twinit:p{rng.randrange(alphabet):03d}"
+            None if rng.random() < 0.03 else f"twinit:p{rng.randrange(alphabet):03d}"
             for _ in range(setup.opts.cards)
         )
         return Start(faces)

@@ -3,10 +3,8 @@ motifs (an error, for them only); another player capturing one frees them of it.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from referee.twinit.options import Setup
-from referee.twinit.types import TwinItState
+from referee.twinit.types import TwinItState, evolve
 
 
 def is_taboo_for(setup: Setup, state: TwinItState, seat: int, motif: str) -> bool:
@@ -19,4 +17,4 @@ def freed_by(setup: Setup, state: TwinItState, seat: int, motif: str) -> TwinItS
     someone else."""
     if setup.opts.taboo_player is None or seat == setup.opts.taboo_player or motif not in state.taboo:
         return state
-    return replace(state, taboo=tuple(t for t in state.taboo if t != motif))
+    return evolve(state, taboo=tuple(t for t in state.taboo if t != motif))

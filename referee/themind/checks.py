@@ -1,0 +1,66 @@
+"""The Mind's whole-state check: every broken invariant of a state as a sentence."""
+
+from __future__ import annotations
+
+import itertools
+
+from referee.themind.rules import Setup
+from referee.themind.state import PHASES, MindState
+from referee.themind.tables import HIGHEST, LOWEST, MAX_LIVES, MAX_STARS
+
+
+def check_state(setup: Setup, state: MindState) -> list[str]:
+    problems: list[str] = []
+    n = setup.n
+    if state.phase not in PHASES:
+        return [f"phase {state.phase!r} is not one of {', '.join(PHASES)}"]
+    if not 1 <= state.level <= setup.levels:
+        problems.append(f"level {state.level} is not within 1..{setup.levels}")
+    if not 0 <= state.lives <= MAX_LIVES:
+        problems.append(f"{state.lives} lives is not within 0..{MAX_LIVES}")
+    if not 0 <= state.stars <= MAX_STARS:
+        problems.append(f"{state.stars} stars is not within 0..{MAX_STARS}")
+    if (state.lives == 0) != (state.phase == "lost"):
+        problems.append(f"{state.lives} lives in phase {state.phase!r}")
+    if len(state.hands) != n or len(state.counts) != n:
+        return [*problems, f"{len(state.hands)} hands and {len(state.counts)} counts for {n} players"]
+    if any(c < 0 for c in state.counts):
+        problems.append(f"negative card counts {list(state.counts)}")
+    if setup.known:
+        if [len(h) for h in state.hands] != list(state.counts):
+            problems.append(
+                f"hands {[list(h) for h in state.hands]} do not match counts {list(state.counts)}"
+            )
+        for seat, hand in enumerate(state.hands):
+            if any(a >= b for a, b in itertools.pairwise(hand)):
+                problems.append(f"seat {seat}'s hand {list(hand)} is not sorted")
+    elif any(state.hands):
+        problems.append("hands are listed although they are unknown")
+    cards = [c for h in state.hands for c in h]
+    cards += [p.card for p in state.pile if p.card is not None]
+    cards += [d.card for d in state.discards]
+    if len(set(cards)) != len(cards):
+        problems.append("a card appears twice")
+    if any(not LOWEST <= c <= HIGHEST for c in cards):
+        problems.append("a card is outside 1..100")
+    if any(not 0 <= p.player < n for p in state.pile) or any(not 0 <= d.player < n for d in state.discards):
+        problems.append("a card belongs to no seat")
+    total = sum(state.counts) + len(state.pile) + len(state.discards)
+    if state.phase in ("deal", "won"):
+        if total or state.charged is not None:
+            problems.append(f"{total} cards out between levels")
+    elif total != state.level * n:
+        problems.append(f"{total} cards in play at level {state.level} instead of {state.level * n}")
+    if state.phase == "reveal" and (any(state.counts) or setup.known or not setup.blind):
+        problems.append("the pile waits to be turned over although it should not")
+    if any(p.card is None for p in state.pile) and (setup.known or not setup.blind):
+        problems.append("a face-down card is unread although the game reads every card")
+    if not setup.blind and state.phase == "play":
+        pile = [p.card for p in state.pile if p.card is not None]
+        if any(a >= b for a, b in itertools.pairwise(pile)):
+            problems.append(f"the pile {pile} does not rise")
+        if setup.known and pile and any(c < pile[-1] for c in cards[: sum(state.counts)]):
+            problems.append("a card lower than the pile is still held after the error was ruled")
+    if state.charged is not None and state.charged not in [p.card for p in state.pile]:
+        problems.append(f"the charged error card {state.charged} is not on the pile")
+    return problems

@@ -129,7 +129,7 @@ class TrioGame(Game[TrioState, TrioAction]):
             reason=Reason(
                 "goal_reached",
                 f"{who} won with the trios {listed}.",
-                f"{who} gagne avec les trios {listed}.",
+                f"{who} {'gagnent' if len(won) > 1 else 'gagne'} avec les trios {listed}.",
             ),
         )
 

@@ -91,7 +91,11 @@ def resolve(setup: Setup, state: TrioState, action: TrioAction) -> tuple[Ruling,
     if won is not None:
         who = _names(setup, won)
         return (
-            refused("game_over", f"The game is over: {who} won.", f"La partie est finie : {who} a gagné."),
+            refused(
+                "game_over",
+                f"The game is over: {who} won.",
+                f"La partie est finie : {who} {'ont' if len(won) > 1 else 'a'} gagné.",
+            ),
             state,
         )
     if isinstance(action, Exchange):
@@ -173,8 +177,12 @@ def _deal(setup: Setup, state: TrioState, action: Deal) -> tuple[Ruling, TrioSta
     return (
         valid(
             "dealt",
-            f"Cards dealt: {per} each, {centre_size} in the centre; {first} starts.",
-            f"Cartes distribuées : {per} chacun, {centre_size} au centre ; {first} commence.",
+            f"Cards dealt: {per} each, "
+            + (f"{centre_size} in the centre" if centre_size else "no centre")
+            + f"; {first} starts.",
+            f"Cartes distribuées : {per} chacun, "
+            + (f"{centre_size} au centre" if centre_size else "pas de centre")
+            + f" ; {first} commence.",
             per_player=per,
             centre=centre_size,
         ),
@@ -544,8 +552,8 @@ def _show(
         return (
             valid(
                 "trio_wins",
-                f"Trio of {number} for {player}: {who} wins!",
-                f"Trio de {number} pour {player} : {who} gagne !",
+                f"Trio of {number} for {player}: {who} {'win' if len(won) > 1 else 'wins'}!",
+                f"Trio de {number} pour {player} : {who} {'gagnent' if len(won) > 1 else 'gagne'} !",
                 winners=list(won),
                 **details,
             ),

@@ -70,20 +70,33 @@ function toast(text) {
   app.toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
 }
 
+function onMessage(text) {
+  app.messages += 1;
+  const msg = JSON.parse(text);
+  if (msg.type === "vision") { app.vision = msg; drawOverlay(); return; }
+  if (msg.type === "source") { if (app.state) { app.state.source = msg.source; renderSource(app.state.source); } return; }
+  if (msg.state) { app.state = msg.state; render(app.state); }
+  if (msg.type === "timer_end") ring();
+}
+
+// WebSocket first; Server-Sent Events when WebSockets do not get through (some proxies).
 function connect() {
+  if ((app.wsFailures || 0) >= 2 && window.EventSource) {
+    const es = new EventSource("/api/events");
+    app.link = es;
+    es.onopen = () => setPill($("link-pill"), "connected", t("link_connected"));
+    es.onmessage = (ev) => onMessage(ev.data);
+    es.onerror = () => setPill($("link-pill"), "lost", t("link_lost"));
+    return;
+  }
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/api/ws`);
-  app.ws = ws;
-  ws.onopen = () => setPill($("link-pill"), "connected", t("link_connected"));
-  ws.onmessage = (ev) => {
-    app.messages += 1;
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "vision") { app.vision = msg; drawOverlay(); return; }
-    if (msg.type === "source") { if (app.state) { app.state.source = msg.source; renderSource(app.state.source); } return; }
-    if (msg.state) { app.state = msg.state; render(app.state); }
-    if (msg.type === "timer_end") ring();
-  };
+  app.link = ws;
+  let opened = false;
+  ws.onopen = () => { opened = true; app.wsFailures = 0; setPill($("link-pill"), "connected", t("link_connected")); };
+  ws.onmessage = (ev) => onMessage(ev.data);
   ws.onclose = () => {
+    if (!opened) app.wsFailures = (app.wsFailures || 0) + 1;
     setPill($("link-pill"), "lost", t("link_lost"));
     setTimeout(connect, 1000);
   };
@@ -172,8 +185,20 @@ function renderOutcome(outcome, players) {
     `<div>${escapeHtml(reasonText(outcome.reason))}</div>${names ? `<div>${escapeHtml(t("winners"))}: ${escapeHtml(names)}</div>` : ""}</div>`;
 }
 
+function scoreRows(scores, prefix) {
+  // The referee's scoreboard flattened into rows when no adapter describes it.
+  const rows = [];
+  for (const [key, value] of Object.entries(scores || {})) {
+    const name = prefix ? `${prefix} · ${key}` : key;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) rows.push(...scoreRows(value, name));
+    else rows.push({ en: name, fr: name, value: Array.isArray(value) ? value.join(", ") : String(value) });
+  }
+  return rows;
+}
+
 function renderPanel(panel) {
-  const rows = (panel.rows || []).map((r) =>
+  const given = panel.rows || [];
+  const rows = (given.length ? given : scoreRows(app.state ? app.state.scores : {})).map((r) =>
     `<tr><td>${escapeHtml(r[app.lang] || r.en)}</td><td class="v">${escapeHtml(r.value)}</td></tr>`).join("");
   $("panel").innerHTML = `<table class="panel">${rows}</table>`;
   renderBoard(panel.board);
@@ -247,6 +272,7 @@ function tickTimer() {
   const el = $("timer");
   el.textContent = left > 0 ? Math.ceil(left).toString() : t("time_up");
   el.classList.toggle("ending", left <= 10);
+  el.classList.toggle("over", left <= 0);
   if (left <= 0 && app.timerRunning) { app.timerRunning = false; ring(); }
 }
 setInterval(tickTimer, 100);

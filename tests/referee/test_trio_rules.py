@@ -7,7 +7,7 @@ import pytest
 from referee.errors import InvalidConfig, MalformedAction
 from referee.trio.cards import linked, reaches_goal
 from referee.types import Verdict
-from tests.referee.trio_helpers import ask, centre, full_deal, play, trio
+from tests.referee.test_trio_helpers import ask, centre, full_deal, play, trio
 
 # Six players: five cards each, six in the centre (the guided example's hand has five cards).
 MY_HAND = [2, 5, 5, 8, 11]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.types import Verdict
-from tests.referee.trio_helpers import ask, full_deal, play, trio
+from tests.referee.test_trio_helpers import ask, full_deal, play, trio
 
 
 def exchange(a: int, b: int, x: int | None = None, y: int | None = None) -> dict:

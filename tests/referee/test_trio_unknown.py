@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.types import Verdict
-from tests.referee.trio_helpers import ask, centre, play, trio
+from tests.referee.test_trio_helpers import ask, centre, play, trio
 
 
 def camera_game(n: int = 4, mode: str = "simple"):

@@ -1,4 +1,4 @@
-"""Helpers shared by the Trio tests: games, full deals with chosen hands, and action shorthands."""
+"""Helpers shared by the Trio tests (no tests here): games, full deals with chosen hands, shorthands."""
 
 from __future__ import annotations
 

@@ -378,14 +378,8 @@ def _hand_bbox(layer: HandLayer, cam: Camera) -> tuple[int, int, int, int]:
     ys, xs = np.nonzero(layer.mask)
     if len(xs) == 0:
         return (0, 0, 0, 0)
-    pts = (
-        *np.array(
-            [[xs.min(), ys.min()], [xs.max(), ys.min()], [xs.max(), ys.max()], [xs.min(), ys.max()]],
-            np.float64,
-        ),
-        layer.x0,
-        layer.y0,
-    )
+    corners = [[xs.min(), ys.min()], [xs.max(), ys.min()], [xs.max(), ys.max()], [xs.min(), ys.max()]]
+    pts = np.array(corners, np.float64) + np.array([layer.x0, layer.y0], np.float64)
     d = cam.distort(pts)
     x0 = int(max(0, math.floor(d[:, 0].min())))
     y0 = int(max(0, math.floor(d[:, 1].min())))

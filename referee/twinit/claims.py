@@ -15,7 +15,9 @@ from referee.twinit.codec import loc_to_json
 from referee.twinit.flow import Result, closed
 from referee.twinit.layout import (
     add_capture,
+    cap,
     cards_at,
+    de,
     describe,
     describe_all,
     exists,
@@ -49,7 +51,9 @@ def _where(setup: Setup, state: TwinItState, cards: tuple[Loc, ...]) -> Result |
     for loc in cards:
         if not exists(state, loc):
             en, fr = describe(loc, setup.players)
-            return refused("no_such_card", f"There is no {en}.", f"Il n'y a pas de {fr}."), state
+            return refused(
+                "no_such_card", f"{cap(en)} is not on the table.", f"{cap(fr)} n'est pas sur la table."
+            ), state
     held = [loc for loc in cards if loc.kind == CAPTURE]
     if len(held) > 1:
         return refused(
@@ -74,8 +78,8 @@ def _unknown(setup: Setup, state: TwinItState, cards: tuple[Loc, ...]) -> Result
     en, fr = describe_all(unknown, setup.players)
     reason = Reason(
         "face_unknown",
-        f"The face of {en} is not known yet: the table decides.",
-        f"La face de {fr} n'est pas encore connue : la table décide.",
+        f"Face not known yet: {en}; the table decides.",
+        f"Face encore inconnue : {fr} ; la table décide.",
     )
     return Ruling(Verdict.UNCERTAIN, reason, False, {"unknown": [loc_to_json(x) for x in unknown]}), state
 
@@ -132,8 +136,8 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
             action,
             a,
             "taboo",
-            f"{motif!r} is one of {names[a]}'s taboo motifs: capturing it is an error for them.",
-            f"{motif!r} est un des motifs tabous de {names[a]} : le prendre est une erreur pour lui.",
+            f"{motif!r} is one of {names[a]}'s taboo motifs: capturing it is an error for {names[a]}.",
+            f"{motif!r} est un des motifs tabous {de(names[a])} : le prendre est une erreur pour {names[a]}.",
         )
     return _capture(setup, state, action, motif)
 
@@ -170,6 +174,7 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
     if not stolen:
         turned = [loc for loc, face in singles(new) if face == motif]
         new = turn_over(new, turned)
+    freed = freed_by(setup, new, claimer, motif) is not new
     new = freed_by(setup, new, claimer, motif)
     chain = [loc.key for loc in action.cards if loc.kind == PILE and new.piles[loc.key].size > 0]
     new = _restart(new, claimer)
@@ -187,30 +192,44 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
         "turned_over": [loc_to_json(x) for x in turned],
         "beaten": list(action.beaten),
         "won": won,
+        "taboo_freed": freed,
     }
     who = names[claimer]
     if setup.mode == TEAMS:
         who = " + ".join(names[p] for p in dict.fromkeys(action.players))
+    plural = setup.mode == TEAMS
     if stolen:
         victim = names[stolen[0].key]
-        en = f"Triple steal! {who} takes {victim}'s pair of {motif!r} and the third card."
-        fr = f"Vol de triple ! {who} prend la paire de {motif!r} de {victim} et la troisième carte."
+        take_en, take_fr = ("take", "prennent") if plural else ("takes", "prend")
+        en = f"Triple steal! {who} {take_en} {victim}'s pair of {motif!r} and the third card."
+        fr = f"Vol de triple ! {who} {take_fr} la paire de {motif!r} {de(victim)} et la troisième carte."
         code = "triple_steal"
     else:
-        en, fr = f"Pair of {motif!r}: {who} wins it.", f"Paire de {motif!r} : {who} la remporte."
+        en = f"Pair of {motif!r}: {who} {'win' if plural else 'wins'} it."
+        fr = f"Paire de {motif!r} : {who} la {'remportent' if plural else 'remporte'}."
         code = "pair"
     if action.beaten:
         over = ", ".join(names[p] for p in action.beaten)
-        en += f" {who}'s hand was lower than {over}'s: the lower hand has priority."
-        fr += f" La main de {who} était sous celle de {over} : la main du dessous a la priorité."
+        en += f" {over}'s hand lay on top: the lower hand has priority."
+        fr += f" La main {de(over)} était au-dessus : la main du dessous a la priorité."
     if turned:
         t_en, t_fr = describe_all(turned, names)
-        en += f" Three identical faces were in sight: {t_en} is turned over."
-        fr += f" Trois faces identiques étaient visibles : {t_fr} est retournée."
+        verb_en = "is" if len(turned) == 1 else "are"
+        en += f" Three identical faces were in sight: {t_en} {verb_en} turned over."
+        fr += f" Trois faces identiques étaient visibles : on retourne {t_fr}."
+    if freed:
+        bound = names[setup.opts.taboo_player]
+        en += f" {bound} is freed of the taboo motif {motif!r}."
+        fr += f" {bound} est libéré(e) du motif tabou {motif!r}."
     if chain:
-        piles = ", ".join(names[s] for s in chain)
-        en += f" Chain reaction: the next card of {piles}'s pile shows."
-        fr += f" Réaction en chaîne : la carte suivante de la pioche de {piles} se révèle."
+        c_en = " and ".join(f"{names[s]}'s pile" for s in chain)
+        c_fr = " et ".join(f"la pioche {de(names[s])}" for s in chain)
+        if len(chain) == 1:
+            en += f" Chain reaction: {c_en} shows its next card."
+            fr += f" Réaction en chaîne : {c_fr} révèle sa carte suivante."
+        else:
+            en += f" Chain reaction: {c_en} show their next card."
+            fr += f" Réaction en chaîne : {c_fr} révèlent leur carte suivante."
     if won:
         en += f" {total} captures: victory!"
         fr += f" {total} prises : victoire !"
@@ -234,7 +253,7 @@ def _error(
             return refused(
                 "bad_forfeit",
                 f"{f_en} is not a capture of {names[erring]}'s side to give up.",
-                f"{f_fr} n'est pas une prise du camp de {names[erring]} à rendre.",
+                f"{f_fr} n'est pas une prise du camp {de(names[erring])} à rendre.",
             ), state
     else:
         for seat in (erring, *sorted(s for s in side if s != erring)):
@@ -254,6 +273,8 @@ def _error(
     piles[erring] = Pile(pile.size + cards, pile.top)
     new = _restart(evolve(new, piles=tuple(piles)), erring)
     f_en, f_fr = describe(forfeit, names)
+    if forfeit.key == erring:
+        f_en, f_fr = f"their capture #{forfeit.index + 1}", f"sa prise n°{forfeit.index + 1}"
     en += f" {names[erring]} puts {f_en} ({cards} cards) under their pile and restarts play."
     fr += f" {names[erring]} place {f_fr} ({cards} cartes) sous sa pioche et relance la partie."
     return penalised(code, en, fr, forfeit=loc_to_json(forfeit), forfeit_cards=cards, **details), new
@@ -292,9 +313,10 @@ def tie(setup: Setup, state: TwinItState, action: Tie) -> Result:
     turned = [loc for loc in action.cards if loc.kind != CAPTURE]
     new = turn_over(state, turned)
     en, fr = describe_all(turned, names)
+    verb = "is" if len(turned) == 1 else "are"
     return valid(
         "tie_flip",
-        f"{names[a]} and {names[b]} claimed together: count to three, then {en} is turned over.",
+        f"{names[a]} and {names[b]} claimed together: count to three, then {en} {verb} turned over.",
         f"{names[a]} et {names[b]} ont réclamé ensemble : on compte jusqu'à 3 et on retourne {fr}.",
         players=[a, b],
         turned_over=[loc_to_json(x) for x in turned],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from referee.twinit.codec import loc_to_json
 from referee.twinit.flow import Result, closed
-from referee.twinit.layout import add_capture, cards_at, describe, describe_all, exists, face_at, take
+from referee.twinit.layout import add_capture, cap, cards_at, describe, describe_all, exists, face_at, take
 from referee.twinit.options import COOP_COMPETITIVE, Level, Setup
 from referee.twinit.types import CAPTURE, TABLE, Capture, Claim, TwinItState, evolve
 from referee.types import Reason, Ruling, Verdict, refused, valid
@@ -59,7 +59,9 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
     for loc in cards:
         if loc.kind not in (TABLE, CAPTURE) or not exists(state, loc):
             en, fr = describe(loc, names)
-            return refused("no_such_card", f"There is no {en}.", f"Il n'y a pas de {fr}."), state
+            return refused(
+                "no_such_card", f"{cap(en)} is not on the table.", f"{cap(fr)} n'est pas sur la table."
+            ), state
     held = [loc for loc in cards if loc.kind == CAPTURE]
     total = sum(cards_at(state, loc) for loc in cards)
     if len(held) > 1 or total not in (2, 3) or (held and total != 3):
@@ -79,8 +81,8 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
         en, fr = describe_all(unknown, names)
         reason = Reason(
             "face_unknown",
-            f"The face of {en} is not known yet: the table decides.",
-            f"La face de {fr} n'est pas encore connue : la table décide.",
+            f"Face not known yet: {en}; the table decides.",
+            f"Face encore inconnue : {fr} ; la table décide.",
         )
         return Ruling(Verdict.UNCERTAIN, reason, False, {"unknown": [loc_to_json(x) for x in unknown]}), state
     faces = [face_at(state, loc) for loc in cards]
@@ -113,8 +115,9 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
         kind_en, kind_fr = ("Triple", "Triple") if len(cards) == 3 else ("Pair", "Paire")
         en, fr = f"{kind_en} of {motif!r}.", f"{kind_fr} de {motif!r}."
     scored = _points_of(setup, new, collector)
-    en += f" +{gained} ({scored} points)."
-    fr += f" +{gained} ({scored} points)."
+    unit = "point" if scored == 1 else "points"
+    en += f" +{gained} ({scored} {unit})."
+    fr += f" +{gained} ({scored} {unit})."
     return valid(code, en, fr, collector=collector, motif=motif, gained=gained, points=scored), new
 
 

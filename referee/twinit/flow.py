@@ -5,7 +5,17 @@ object when the ruling does not apply."""
 from __future__ import annotations
 
 from referee.twinit.codec import loc_to_json
-from referee.twinit.layout import describe, describe_all, face_at, matches, next_with_cards, pending, set_face
+from referee.twinit.layout import (
+    cap,
+    de,
+    describe,
+    describe_all,
+    face_at,
+    matches,
+    next_with_cards,
+    pending,
+    set_face,
+)
 from referee.twinit.options import COOP_MODES, Setup
 from referee.twinit.types import (
     PILE,
@@ -125,21 +135,26 @@ def reveal(setup: Setup, state: TwinItState, action: Reveal) -> Result:
     en, fr = describe(loc, setup.players)
     if loc.kind == PILE and state.piles[loc.key].size == 0:
         return refused(
-            "empty_pile", f"{en} is empty: nothing to reveal.", f"{fr} est vide : rien à révéler."
+            "empty_pile", f"{cap(en)}: the pile is empty.", f"{cap(fr)} : la pioche est vide."
         ), state
     if loc.kind == TABLE and not any(c.id == loc.key for c in state.table):
-        return refused("no_such_card", f"There is no {en}.", f"Il n'y a pas de {fr}."), state
+        return refused(
+            "no_such_card", f"{cap(en)} is not on the table.", f"{cap(fr)} n'est pas sur la table."
+        ), state
     current = face_at(state, loc)
     coop = setup.mode in COOP_MODES
     if current is not None and not coop:
         return refused(
             "already_visible",
-            f"{en} already shows {current!r}; cards are only turned over by a ruling.",
-            f"{fr} montre déjà {current!r} ; on ne retourne une carte que sur décision de l'arbitre.",
+            f"{cap(en)} already shows {current!r}; cards are only turned over by a ruling.",
+            f"{cap(fr)} montre déjà {current!r} ; on ne retourne une carte que sur décision de l'arbitre.",
         ), state
     new = set_face(state, loc, action.face)
     return valid(
-        "revealed", f"{en} shows {action.face!r}.", f"{fr} montre {action.face!r}.", card=loc_to_json(loc)
+        "revealed",
+        f"{cap(en)} shows {action.face!r}.",
+        f"{cap(fr)} montre {action.face!r}.",
+        card=loc_to_json(loc),
     ), new
 
 
@@ -181,7 +196,7 @@ def play(setup: Setup, state: TwinItState, action: Play) -> Result:
         return refused(
             "no_next_card",
             f"{name}'s pile is empty after this card: no next card can show.",
-            f"La pioche de {name} est vide après cette carte : aucune carte suivante.",
+            f"La pioche {de(name)} est vide après cette carte : aucune carte suivante.",
         ), state
     piles[action.player] = Pile(size, action.top)
     card = TableCard(state.next_id, action.face)

@@ -124,14 +124,24 @@ def next_with_cards(piles: Sequence[Pile], seat: int, include: bool) -> int | No
     return None
 
 
+def de(name: str) -> str:
+    """French "de" before a name, elided before a vowel: ``de("Ana") == "d'Ana"``."""
+    return f"d'{name}" if name[:1].lower() in "aeiouyéèêàâîôûh" else f"de {name}"
+
+
+def cap(text: str) -> str:
+    """``text`` with its first letter capitalised (a sentence starting with a location)."""
+    return text[:1].upper() + text[1:]
+
+
 def describe(loc: Loc, players: Sequence[str]) -> tuple[str, str]:
     """A location in words, English and French."""
     if loc.kind == TABLE:
         return f"table card {loc.key}", f"la carte {loc.key} de la table"
     name = players[loc.key]
     if loc.kind == PILE:
-        return f"the top of {name}'s pile", f"le sommet de la pioche de {name}"
-    return f"{name}'s capture #{loc.index + 1}", f"la prise n°{loc.index + 1} de {name}"
+        return f"the top of {name}'s pile", f"le sommet de la pioche {de(name)}"
+    return f"{name}'s capture #{loc.index + 1}", f"la prise n°{loc.index + 1} {de(name)}"
 
 
 def describe_all(locs: Iterable[Loc], players: Sequence[str]) -> tuple[str, str]:

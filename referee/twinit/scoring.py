@@ -30,7 +30,7 @@ def scores(setup: Setup, state: TwinItState) -> dict[str, JSON]:
         out["teams"] = {side_name(setup, t): sum(len(state.captures[s]) for s in t) for t in setup.opts.teams}
     if setup.mode == COMPETITIVE and setup.opts.taboo_player is not None:
         out["taboo"] = {"player": names[setup.opts.taboo_player], "motifs": list(state.taboo)}
-    out["turn"] = None if state.turn is None else names[state.turn]
+    out["turn"] = None if state.turn is None or state.phase == "over" else names[state.turn]
     return out
 
 
@@ -57,12 +57,17 @@ def outcome(setup: Setup, state: TwinItState) -> Outcome | None:
     for side, total in zip(sides, totals, strict=True):
         if total >= target:
             who = side_name(setup, side)
+            en, fr = (
+                ("win", "atteignent {} prises et gagnent")
+                if len(side) > 1
+                else ("wins", "atteint {} prises et gagne")
+            )
             return Outcome(
                 side,
                 Reason(
                     "five_captures",
-                    f"{who} reached {target} captures and wins.",
-                    f"{who} atteint {target} prises et gagne.",
+                    f"{who} reached {target} captures and {en}.",
+                    f"{who} {fr.format(target)}.",
                 ),
             )
     return _most(setup, sides, totals, "captures", "prises")

@@ -153,7 +153,7 @@ def test_three_identical_faces_at_once_the_third_is_turned_over() -> None:
     state, ruling = step(g, state, {"type": "claim", "player": 2, "cards": [{"table": 0}, {"table": 1}]})
     assert ruling.valid and ruling.details["turned_over"] == [{"pile": 1}]
     assert state.piles[1].top is None  # turned over: its other face is not known yet
-    assert "retournée" in ruling.reason.fr
+    assert "on retourne le sommet de la pioche de Ben" in ruling.reason.fr
     # No claim can use it until the table reveals it, and play waits for it.
     _, unsure = step(g, state, {"type": "claim", "player": 0, "cards": [{"pile": 1}, {"capture": [2, 0]}]})
     assert unsure.verdict is Verdict.UNCERTAIN and not unsure.applies

@@ -1,0 +1,357 @@
+"""Find a Twixt or Go board in an image: its outline, then its hole (or line) lattice.
+
+1. Outline: the image is shrunk and smoothed until holes and pegs vanish, its colours are
+   clustered, and every large compact region becomes a candidate quadrilateral (its four longest
+   hull sides, intersected). With ``corners`` given (manual fallback), that quadrilateral is used.
+2. Lattice: the quadrilateral is rectified to a square; the dark-dot response (a morphological
+   black-hat) is projected on both axes and the ``size``-point lattice that best explains each
+   profile gives the pitch and offset (the board's margin is not assumed).
+3. Refinement: each lattice point is re-centred on its dark blob and a homography from lattice
+   coordinates (column, row) to the image is fitted with RANSAC.
+4. Evidence: the fraction of lattice points darker than the surrounding cell centres. A wrong
+   lattice scores about one half; a real board close to one.
+
+Lattice coordinates are (u, v) = (column, row) in units of the pitch; row 0 is the lattice row
+nearest the image's top, column 0 its left end.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.errors import InputError
+
+log = logging.getLogger(__name__)
+
+RECT_SIZE = 512
+"""Side in pixels of the square the board is rectified to while its lattice is found."""
+MIN_EVIDENCE = 0.75
+"""Below this lattice evidence, no board is reported."""
+
+
+class BoardNotFound(InputError):
+    """No board in the image; the message says why."""
+
+
+@dataclass(frozen=True, eq=False)
+class BoardLocation:
+    """Where a board is in one image."""
+
+    size: int
+    """Lattice points per side."""
+    homography: np.ndarray
+    """3x3, lattice (column, row) -> image px."""
+    corners: np.ndarray
+    """(4, 2) image px of the board's outline: top-left, top-right, bottom-right, bottom-left."""
+    evidence: float
+    """Fraction of lattice points that look like holes / intersections (0..1)."""
+    image_size: tuple[int, int]
+    """(width, height) of the image it was found in."""
+
+    def holes_px(self) -> np.ndarray:
+        """(size, size, 2) image positions of every lattice point (row, column order)."""
+        v, u = np.mgrid[0 : self.size, 0 : self.size].astype(np.float64)
+        pts = np.stack([u, v], -1).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(self.size, self.size, 2)
+
+    def pitch_px(self) -> float:
+        """Mean distance between neighbouring holes in the image."""
+        h = self.holes_px()
+        return float(
+            (
+                np.linalg.norm(np.diff(h, axis=1), axis=-1).mean()
+                + np.linalg.norm(np.diff(h, axis=0), axis=-1).mean()
+            )
+            / 2
+        )
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Four points ordered top-left, top-right, bottom-right, bottom-left as seen in the image."""
+    pts = np.asarray(pts, np.float64).reshape(4, 2)
+    centre = pts.mean(0)
+    ang = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    # Top-left sits nearest -135 degrees; the rest follow clockwise (increasing angle, y down).
+    start = int(np.argmin(np.abs(((ang + 3 * math.pi / 4) + math.pi) % (2 * math.pi) - math.pi)))
+    order = np.argsort((ang - ang[start]) % (2 * math.pi))
+    return pts[order]
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
+    """The quadrilateral whose sides are the four longest sides of a (simplified) convex hull."""
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) < 4:
+        return None
+    if len(poly) == 4:
+        return order_corners(poly)
+    sides = [(np.linalg.norm(poly[(i + 1) % len(poly)] - poly[i]), i) for i in range(len(poly))]
+    keep = sorted(i for _, i in sorted(sides, reverse=True)[:4])
+    lines = [(poly[i], poly[(i + 1) % len(poly)]) for i in keep]
+    out = []
+    for k in range(4):
+        (p1, p2), (p3, p4) = lines[k], lines[(k + 1) % 4]
+        d1, d2 = p2 - p1, p4 - p3
+        den = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(den) < 1e-9:
+            return None
+        t = ((p3[0] - p1[0]) * d2[1] - (p3[1] - p1[1]) * d2[0]) / den
+        out.append(p1 + t * d1)
+    quad = np.array(out)
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return None
+    return order_corners(quad)
+
+
+def candidate_quads(image: np.ndarray, max_candidates: int = 6) -> list[np.ndarray]:
+    """Board-like quadrilaterals (image px), the most promising first."""
+    h, w = image.shape[:2]
+    scale = 320.0 / max(h, w)
+    small = cv2.resize(
+        image, (max(8, round(w * scale)), max(8, round(h * scale))), interpolation=cv2.INTER_AREA
+    )
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    small = cv2.medianBlur(small, 5)
+    small = cv2.medianBlur(small, 5)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    area_img = small.shape[0] * small.shape[1]
+    found: list[tuple[float, np.ndarray]] = []
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 12, 1.0)
+    for k in (2, 3, 4):
+        cv2.setRNGSeed(k)
+        _c, labels, _centres = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+        labels = labels.reshape(small.shape[:2])
+        for j in range(k):
+            mask = (labels == j).astype(np.uint8) * 255
+            mask = cv2.morphologyEx(
+                mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+            )
+            for open_k in (0, 21):
+                m = mask
+                if open_k:
+                    m = cv2.morphologyEx(
+                        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_k,) * 2)
+                    )
+                contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                for cnt in contours:
+                    area = cv2.contourArea(cnt)
+                    if area < 0.03 * area_img or area > 0.97 * area_img:
+                        continue
+                    hull = cv2.convexHull(cnt)
+                    solidity = area / max(cv2.contourArea(hull), 1.0)
+                    if solidity < 0.75:
+                        continue
+                    quad = _quad_from_hull(hull)
+                    if quad is None:
+                        continue
+                    qa = cv2.contourArea(quad.astype(np.float32))
+                    fit = min(area, qa) / max(area, qa, 1.0)
+                    if fit < 0.8:
+                        continue
+                    found.append((fit * solidity, quad / scale))
+    found.sort(key=lambda t: -t[0])
+    out: list[np.ndarray] = []
+    for _score, quad in found:
+        if all(np.abs(quad - q).max() > 0.02 * max(h, w) for q in out):
+            out.append(quad)
+        if len(out) >= max_candidates:
+            break
+    return out
+
+
+def _profile_lattice(profile: np.ndarray, size: int) -> tuple[float, float, float]:
+    """(offset, pitch, contrast) of the ``size``-point lattice best explaining a 1-D profile."""
+    n = len(profile)
+    xs = np.arange(n, dtype=np.float64)
+    pitches = np.arange(n / (size + 3.5), n / (size - 0.6), 0.05)
+    best = (0.0, 0.0, -np.inf)
+    idx = np.arange(size, dtype=np.float64)
+    for p in pitches:
+        span = (size - 1) * p
+        offsets = np.arange(0.0, n - 1 - span, 0.25)
+        if len(offsets) == 0:
+            continue
+        pos = offsets[:, None] + idx[None, :] * p
+        on = np.interp(pos, xs, profile).mean(1)
+        off = np.interp(pos[:, :-1] + p / 2, xs, profile).mean(1)
+        score = on - off
+        j = int(np.argmax(score))
+        if score[j] > best[2]:
+            best = (float(offsets[j]), float(p), float(score[j]))
+    return best
+
+
+def dark_response(gray: np.ndarray, pitch: float, pattern: str = "holes") -> np.ndarray:
+    """Black-hat response, float32: of dark dots only (``"holes"``: a dot is dark across both
+    axes, a printed line only across one), or of dark dots and lines (``"lines"``, a Go grid)."""
+    k = max(3, round(1.2 * pitch) | 1)
+    if pattern == "lines":
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
+    bh_h = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+    bh_v = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
+    return np.minimum(bh_h, bh_v).astype(np.float32)
+
+
+def lattice_evidence(
+    resp: np.ndarray,
+    lat_to_img: np.ndarray,
+    size: int,
+    valid: np.ndarray | None = None,
+    gray: np.ndarray | None = None,
+) -> float:
+    """Fraction of lattice points whose response beats the mean of their four cell centres.
+
+    Points that look like nothing (under a hand) or brighter than their cells (a white stone)
+    neither confirm nor refute the lattice; at least half the points must decide."""
+    v, u = np.mgrid[0:size, 0:size].astype(np.float64)
+    pts = np.stack([u, v], -1)
+    offs = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    allp = np.concatenate([pts[None], pts[None] + offs[:, None, None, :]], 0).reshape(-1, 1, 2)
+    img = cv2.perspectiveTransform(allp, lat_to_img).reshape(5, size, size, 2)
+    h, w = resp.shape
+    xi = np.clip(np.round(img[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(img[..., 1]).astype(int), 0, h - 1)
+    vals = resp[yi, xi]
+    inside = ((img[..., 0] >= 0) & (img[..., 0] < w) & (img[..., 1] >= 0) & (img[..., 1] < h)).all(0)
+    hole, cells = vals[0], vals[1:].mean(0)
+    sel = inside if valid is None else inside & valid
+    if gray is not None:
+        g = gray[yi, xi].astype(np.float32)
+        sel &= g[0] <= g[1:].mean(0) + 12.0
+    total = int(valid.sum()) if valid is not None else size * size
+    pos = int(((hole > cells + 3.0) & sel).sum())
+    neg = int(((cells > hole + 3.0) & sel).sum())
+    # Points under a hand are flat (neither): they neither confirm nor refute the lattice.
+    return pos / max(pos + neg, 0.5 * total, 1)
+
+
+def fit_lattice(
+    image: np.ndarray, quad: np.ndarray, size: int, valid: np.ndarray | None = None, pattern: str = "holes"
+) -> BoardLocation:
+    """The ``size`` x ``size`` lattice inside the board outline ``quad`` (TL, TR, BR, BL, image px)."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    gray = _gray(image)
+    s = RECT_SIZE
+    sq = np.array([[0, 0], [s - 1, 0], [s - 1, s - 1], [0, s - 1]], np.float64)
+    img_to_rect = cv2.getPerspectiveTransform(quad.astype(np.float32), sq.astype(np.float32)).astype(
+        np.float64
+    )
+    rect = cv2.warpPerspective(gray, img_to_rect, (s, s), flags=cv2.INTER_AREA)
+    pitch0 = s / (size + 1.0)
+    resp = dark_response(rect, pitch0, pattern)
+    x0, px, _cx = _profile_lattice(resp.mean(0), size)
+    y0, py, _cy = _profile_lattice(resp.mean(1), size)
+    if px <= 0 or py <= 0:
+        raise BoardNotFound(f"no {size} x {size} lattice inside the board outline")
+    lat_to_rect = np.array([[px, 0, x0], [0, py, y0], [0, 0, 1]], np.float64)
+    lat_to_rect = _refine(resp, lat_to_rect, size, (px + py) / 2)
+    lat_to_img = np.linalg.inv(img_to_rect) @ lat_to_rect
+    lat_to_img /= lat_to_img[2, 2]
+    full = dark_response(gray, _pitch_in_image(lat_to_img, size), pattern)
+    evidence = lattice_evidence(full, lat_to_img, size, valid, gray)
+    h, w = gray.shape[:2]
+    return BoardLocation(size, lat_to_img, order_corners(quad), evidence, (w, h))
+
+
+def _pitch_in_image(lat_to_img: np.ndarray, size: int) -> float:
+    c = (size - 1) / 2
+    pts = np.array([[[c, c]], [[c + 1, c]], [[c, c + 1]]], np.float64)
+    p = cv2.perspectiveTransform(pts, lat_to_img).reshape(3, 2)
+    return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
+
+
+def _refine(
+    resp: np.ndarray, lat_to_rect: np.ndarray, size: int, pitch: float, rounds: int = 2
+) -> np.ndarray:
+    """Re-centre every lattice point on its dark blob, then fit a homography (RANSAC)."""
+    h, w = resp.shape
+    half = max(2, int(0.35 * pitch))
+    v, u = np.mgrid[0:size, 0:size].astype(np.float64)
+    lat = np.stack([u, v], -1).reshape(-1, 2)
+    win = np.arange(-half, half + 1)
+    for _ in range(rounds):
+        pred = cv2.perspectiveTransform(lat.reshape(-1, 1, 2), lat_to_rect).reshape(-1, 2)
+        xi = np.round(pred[:, 0]).astype(int)
+        yi = np.round(pred[:, 1]).astype(int)
+        ok = (xi - half >= 0) & (xi + half < w) & (yi - half >= 0) & (yi + half < h)
+        if ok.sum() < 8:
+            return lat_to_rect
+        ys = yi[ok][:, None, None] + win[None, :, None]
+        xs = xi[ok][:, None, None] + win[None, None, :]
+        patch = resp[ys, xs]
+        patch = patch - patch.min(axis=(1, 2), keepdims=True)
+        wsum = patch.sum(axis=(1, 2))
+        strong = wsum > 1e-3
+        cx = (patch * win[None, None, :]).sum(axis=(1, 2)) / np.maximum(wsum, 1e-6)
+        cy = (patch * win[None, :, None]).sum(axis=(1, 2)) / np.maximum(wsum, 1e-6)
+        meas = np.stack([xi[ok] + cx, yi[ok] + cy], -1)[strong]
+        src = lat[ok][strong]
+        if len(src) < 8:
+            return lat_to_rect
+        hom, _inl = cv2.findHomography(src, meas, cv2.RANSAC, 0.12 * pitch)
+        if hom is None:
+            return lat_to_rect
+        lat_to_rect = hom / hom[2, 2]
+    return lat_to_rect
+
+
+def find_board(
+    image: np.ndarray,
+    size: int = 24,
+    corners: np.ndarray | None = None,
+    valid: np.ndarray | None = None,
+    min_evidence: float = MIN_EVIDENCE,
+    pattern: str = "holes",
+) -> BoardLocation:
+    """The board in ``image`` (BGR or gray), with a ``size`` x ``size`` lattice.
+
+    ``corners``: the board outline given by hand (4 x 2 image px, any order); ``valid``: a
+    (size, size) mask of the lattice points that exist (Twixt has no corner holes); ``pattern``:
+    ``"holes"`` (Twixt) or ``"lines"`` (a Go grid, read at its intersections). Raises
+    :class:`BoardNotFound` saying why when no outline holds a lattice with enough evidence.
+    """
+    if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 32:
+        raise InputError("image: expected a BGR or gray image at least 32 x 32 pixels")
+    if size < 3:
+        raise InputError(f"board size {size}: expected at least 3")
+    if corners is not None:
+        quads = [order_corners(np.asarray(corners, np.float64))]
+    else:
+        quads = candidate_quads(image)
+        if not quads:
+            raise BoardNotFound(
+                "no board outline found: no large four-sided region stands out from the table"
+            )
+    best: BoardLocation | None = None
+    for quad in quads:
+        try:
+            loc = fit_lattice(image, quad, size, valid, pattern)
+        except BoardNotFound:
+            continue
+        log.debug("candidate %s evidence %.3f", quad.round(1).tolist(), loc.evidence)
+        if best is None or loc.evidence > best.evidence:
+            best = loc
+        if loc.evidence > 0.97:
+            break
+    if best is None or best.evidence < min_evidence:
+        got = 0.0 if best is None else best.evidence
+        where = (
+            "inside the given corners" if corners is not None else f"in any of {len(quads)} board outlines"
+        )
+        raise BoardNotFound(
+            f"no {size} x {size} hole lattice {where}: lattice evidence {got:.2f} below {min_evidence:.2f}"
+        )
+    return best

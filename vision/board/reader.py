@@ -1,0 +1,389 @@
+"""Read every hole (or intersection) of a located board: empty, colour 1 or colour 2, and links.
+
+The frame is rectified with the board's homography to a canonical top-down grid (``PX`` pixels
+per pitch). The bare board is modelled from the cell centres (the points between four holes,
+which no peg, stone or link ever covers): a smooth quadratic colour surface plus each hole's
+local correction, so light gradients, tints and soft shadows divide out. Each hole's colour in a
+small disc becomes a log-ratio against that local board colour and is compared with three
+prototypes (empty, colour 1, colour 2) learned from the board itself, starting from nominal
+colours. A cell that does not look like the board (a hand, an arm, a sleeve) makes its four
+holes abstain; so does a hole that matches no prototype. Abstaining is never a misread.
+
+Links: for each pair of same-colour pegs a knight's move apart, samples along the segment
+between the peg discs vote "peg colour" or "board".
+
+    >>> reader = BoardReader(BoardSpec.twixt(), location)          # doctest: +SKIP
+    >>> reading = reader.read(frame)                                # doctest: +SKIP
+    >>> reading.matrix[3, 5], reading.confidence[3, 5]              # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.board_finder import BoardLocation
+from vision.board.spec import BoardSpec
+from vision.errors import InputError
+
+log = logging.getLogger(__name__)
+
+PX = 16
+"""Canonical pixels per lattice pitch."""
+DISC_RADIUS = 0.25
+"""Radius (in pitches) of the disc whose colour stands for a hole."""
+INNER_RADIUS = 0.1
+"""Radius of the disc's centre part (a hole itself), read apart from the ring around it."""
+SIGMA = 0.15
+"""Spread (log-ratio units) of a class around its prototype, for confidences."""
+OUTLIER = 0.6
+"""A hole farther than this from every prototype matches nothing: it abstains."""
+TRUST = 0.6
+"""Only holes this close to a nominal prototype may move it (so a hand cannot become a peg)."""
+CHANGE = 0.07
+"""Change of a hole's log colour that sends it back to the classifier (incremental reads)."""
+UNSURE = 0.9
+"""Below this confidence a hole is reported as uncertain."""
+KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
+LINK_T = np.linspace(0.24, 0.76, 8)
+
+
+@dataclass(frozen=True, eq=False)
+class BoardReading:
+    """One reading of a board."""
+
+    spec: BoardSpec
+    matrix: np.ndarray
+    """(size, size) int8: 0 empty, 1 colour 1, 2 colour 2, -1 unknown (covered or unsure)."""
+    confidence: np.ndarray
+    """(size, size) float32 in 0..1: how sure the value in ``matrix`` is (0 where unknown)."""
+    covered: np.ndarray
+    """(size, size) bool: holes hidden by a hand or something that is not the board."""
+    guess: np.ndarray
+    """(size, size) int8: the best guess everywhere (0 / 1 / 2), for displays and the CLI."""
+    links: tuple[tuple[int, int, int, int], ...]
+    """Links seen, (r1, c1, r2, c2) with (r1, c1) the upper end (then the left one)."""
+    uncertain_links: tuple[tuple[int, int, int, int], ...]
+    """Knight pairs of same-colour pegs whose link could not be told present or absent."""
+    link_confidence: float
+    """The lowest confidence over all link decisions (1.0 when there are none)."""
+    ms: float = 0.0
+    """Time the read took."""
+    changed: int = 0
+    """How many holes were classified again (all of them on a full read)."""
+
+    @property
+    def size(self) -> int:
+        return self.spec.size
+
+    @property
+    def hand_over_board(self) -> bool:
+        return bool(self.covered.any())
+
+    @property
+    def overall_confidence(self) -> float:
+        """The lowest confidence over every existing hole and link decision."""
+        valid = self.spec.valid_mask()
+        hole = float(self.confidence[valid].min()) if valid.any() else 1.0
+        return min(hole, self.link_confidence)
+
+    def to_json(self, corners: np.ndarray | None = None) -> dict[str, object]:
+        """``{"size", "corners", "matrix", "links", "confidence"}`` (the ``tableref board`` form)."""
+        out: dict[str, object] = {"size": self.size}
+        if corners is not None:
+            out["corners"] = [
+                [round(float(x), 1), round(float(y), 1)] for x, y in np.asarray(corners).reshape(4, 2)
+            ]
+        out["matrix"] = self.guess.astype(int).tolist()
+        out["links"] = [list(link) for link in self.links]
+        out["confidence"] = round(self.overall_confidence, 4)
+        return out
+
+
+@dataclass
+class _Features:
+    hole_log: np.ndarray  # (N, N, 6) log colour of each hole's centre, then of its ring
+    cell_log: np.ndarray  # (N+1, N+1, 3) log colour at each cell centre
+    canon: np.ndarray  # canonical BGR image (uint8)
+
+
+class BoardReader:
+    """Reads one located board; :meth:`read` is a full read, :meth:`update` an incremental one."""
+
+    def __init__(self, spec: BoardSpec, location: BoardLocation) -> None:
+        if location.size != spec.size:
+            raise InputError(f"board location of size {location.size} for a board spec of size {spec.size}")
+        self.spec = spec
+        self.location = location
+        n = spec.size
+        self.side = (n + 1) * PX
+        canon = np.array([[PX, 0, PX], [0, PX, PX], [0, 0, 1]], np.float64)
+        self.img_to_canon = canon @ np.linalg.inv(location.homography)
+        self.valid = spec.valid_mask()
+        self.printed = spec.printed_cells()
+        rad = DISC_RADIUS * PX
+        dy, dx = np.mgrid[-int(rad) - 1 : int(rad) + 2, -int(rad) - 1 : int(rad) + 2]
+        d2 = dx**2 + dy**2
+        inner = d2 <= (INNER_RADIUS * PX) ** 2 + 0.5
+        ring = (d2 > (INNER_RADIUS * PX + 0.6) ** 2) & (d2 <= rad**2 + 0.5)
+        self._inner = (dy[inner], dx[inner])
+        self._ring = (dy[ring], dx[ring])
+        centres = (np.arange(n) + 1) * PX
+        self._hy = centres[:, None] * np.ones((1, n), int)
+        self._hx = np.ones((n, 1), int) * centres[None, :]
+        cc = (np.arange(n + 1) + 0.5) * PX
+        self._cy = np.round(cc[:, None] * np.ones((1, n + 1))).astype(int)
+        self._cx = np.round(np.ones((n + 1, 1)) * cc[None, :]).astype(int)
+        # Quadratic board model over the cells, in lattice units centred on the board.
+        u = (np.arange(n + 1) - 0.5 - (n - 1) / 2) / n
+        uu, vv = np.meshgrid(u, u)
+        self._design_cells = np.stack([np.ones_like(uu), uu, vv, uu * uu, uu * vv, vv * vv], -1).reshape(
+            -1, 6
+        )
+        h = (np.arange(n) - (n - 1) / 2) / n
+        hu, hv = np.meshgrid(h, h)
+        self._design_holes = np.stack([np.ones_like(hu), hu, hv, hu * hu, hu * hv, hv * hv], -1).reshape(
+            -1, 6
+        )
+        self.prototypes = spec.prototypes()
+        self._prev: _Features | None = None
+        self._ref_hole: np.ndarray | None = None
+        self._reading: BoardReading | None = None
+
+    # -- features ------------------------------------------------------------------------------
+    def rectify(self, image: np.ndarray) -> np.ndarray:
+        """The canonical top-down view of the board (``(size + 1) * PX`` square, BGR)."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3:
+            raise InputError("image: expected a BGR colour image")
+        return cv2.warpPerspective(image, self.img_to_canon, (self.side, self.side), flags=cv2.INTER_LINEAR)
+
+    def _features(self, image: np.ndarray) -> _Features:
+        canon = self.rectify(image)
+        parts = []
+        for dy, dx in (self._inner, self._ring):
+            disc = canon[self._hy[..., None] + dy, self._hx[..., None] + dx].astype(np.float32)
+            parts.append(np.log(disc.mean(axis=2) + 8.0))
+        hole_log = np.concatenate(parts, -1)
+        cell_log = np.log(canon[self._cy, self._cx].astype(np.float32) + 8.0)
+        return _Features(hole_log, cell_log, canon)
+
+    def _board_model(
+        self, cell_log: np.ndarray, hand_cells: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(board log colour at each hole (N, N, 3), occluded cells (N+1, N+1) bool)."""
+        n = self.spec.size
+        y = cell_log.reshape(-1, 3).astype(np.float64)
+        use = ~self.printed.ravel()
+        if hand_cells is not None:
+            use &= ~hand_cells.ravel()
+        a = self._design_cells
+        # Grow the model from a robust constant to a quadratic, each step on the cells the
+        # previous one explains, so that a large hand cannot drag the board colour with it.
+        coef = np.zeros((6, 3))
+        coef[0] = np.median(y[use], axis=0) if use.any() else np.median(y, axis=0)
+        for terms, limit in ((1, 0.3), (3, 0.25), (6, 0.15), (6, 0.12)):
+            norm = np.linalg.norm(y - a @ coef, axis=1)
+            inl = use & (norm < limit)
+            if inl.sum() < 12:
+                break
+            coef = np.zeros((6, 3))
+            coef[:terms], *_ = np.linalg.lstsq(a[inl, :terms], y[inl], rcond=None)
+        res = (y - a @ coef).reshape(n + 1, n + 1, 3)
+        bright = res.mean(-1)
+        chroma = np.linalg.norm(res - bright[..., None], axis=-1)
+        limit = 0.12
+        occluded = (chroma > limit) | (bright < -0.8) | (bright > 0.35)
+        occluded &= ~self.printed
+        if hand_cells is not None:
+            occluded |= hand_cells
+        # Each hole's board colour: the model plus the median residual of its clean cells.
+        r = res.copy()
+        r[occluded | self.printed] = np.nan
+        four = np.stack([r[:-1, :-1], r[:-1, 1:], r[1:, :-1], r[1:, 1:]], 0)
+        with np.errstate(all="ignore"), _quiet():
+            local = np.nanmedian(four, axis=0)
+        local = np.nan_to_num(local, nan=0.0)
+        board = (self._design_holes @ coef).reshape(n, n, 3) + local
+        return board, occluded
+
+    def _hand_cells(self, hand_mask: np.ndarray | None) -> np.ndarray | None:
+        if hand_mask is None:
+            return None
+        m = cv2.warpPerspective(
+            hand_mask.astype(np.uint8) * 255,
+            self.img_to_canon,
+            (self.side, self.side),
+            flags=cv2.INTER_NEAREST,
+        )
+        m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PX // 2 * 2 + 1,) * 2))
+        return m[self._cy, self._cx] > 0
+
+    # -- classification ------------------------------------------------------------------------
+    def _classify(self, v: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(label 0..2, confidence, distance to nearest) for log-ratio colours ``v`` (..., 3)."""
+        d = np.linalg.norm(v[..., None, :] - protos, axis=-1)
+        label = d.argmin(-1)
+        z = -0.5 * (d / SIGMA) ** 2
+        z -= z.max(-1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(-1, keepdims=True)
+        conf = np.take_along_axis(p, label[..., None], -1)[..., 0]
+        dmin = d.min(-1)
+        return label.astype(np.int8), conf.astype(np.float32), dmin
+
+    def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
+        """Prototypes moved to the median of their confident members (three at least)."""
+        nominal = self.spec.prototypes()
+        protos = nominal.copy()
+        for k in range(3):
+            near = np.linalg.norm(v - nominal[k], axis=-1) < TRUST
+            members = v[ok & (label == k) & near]
+            if len(members) >= 3:
+                protos[k] = np.median(members, axis=0)
+        return protos
+
+    def read(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
+        """A full read of every hole and link; also resets the incremental state."""
+        t0 = time.perf_counter()
+        f = self._features(image)
+        board, occluded = self._board_model(f.cell_log, self._hand_cells(hand_mask))
+        v = f.hole_log - np.concatenate([board, board], -1)
+        label, conf, dmin = self._classify(v, self.spec.prototypes())
+        ok = self.valid & ~self._covered(occluded)
+        self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
+        label, conf, dmin = self._classify(v, self.prototypes)
+        reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
+        self._prev = f
+        self._ref_hole = f.hole_log.copy()
+        self._reading = reading
+        return reading
+
+    def update(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
+        """An incremental read: only holes whose colour changed since they were last classified
+        are classified again; the first call is a full read."""
+        if self._reading is None or self._ref_hole is None:
+            return self.read(image, hand_mask)
+        t0 = time.perf_counter()
+        f = self._features(image)
+        board, occluded = self._board_model(f.cell_log, self._hand_cells(hand_mask))
+        covered = self._covered(occluded)
+        prev = self._reading
+        changed = (np.abs(f.hole_log - self._ref_hole).max(-1) > CHANGE) & self.valid
+        # Holes that were unknown (covered) before are read again once visible.
+        changed |= (prev.matrix < 0) & self.valid & ~covered
+        label = prev.guess.copy()
+        conf = prev.confidence.copy()
+        dmin = np.zeros(label.shape)
+        idx = np.nonzero(changed)
+        if idx[0].size:
+            v = f.hole_log[idx] - np.concatenate([board[idx], board[idx]], -1)
+            lab, c, d = self._classify(v, self.prototypes)
+            label[idx], conf[idx], dmin[idx] = lab, c, d
+            self._ref_hole[idx] = f.hole_log[idx]
+        # Unchanged holes that were unsure stay unsure; covered ones abstain below.
+        reading = self._assemble(f, board, occluded, label, conf, dmin, t0, int(idx[0].size), covered)
+        self._prev = f
+        self._reading = reading
+        return reading
+
+    def _covered(self, occluded: np.ndarray) -> np.ndarray:
+        return occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
+
+    def _assemble(
+        self,
+        f: _Features,
+        board: np.ndarray,
+        occluded: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+        t0: float,
+        changed: int,
+        covered: np.ndarray | None = None,
+    ) -> BoardReading:
+        covered = self._covered(occluded) if covered is None else covered
+        covered = covered & self.valid
+        outlier = (dmin >= OUTLIER) & self.valid
+        guess = np.where(self.valid, label, 0).astype(np.int8)
+        matrix = guess.copy()
+        unknown = covered | outlier | (conf < UNSURE)
+        matrix[unknown & self.valid] = -1
+        conf = np.where(covered | outlier, 0.0, conf).astype(np.float32)
+        conf[~self.valid] = 1.0
+        links, unsure, link_conf = (
+            self._links(f, board, matrix, covered) if self.spec.has_links else ((), (), 1.0)
+        )
+        return BoardReading(
+            self.spec,
+            matrix,
+            conf,
+            covered,
+            guess,
+            links,
+            unsure,
+            link_conf,
+            (time.perf_counter() - t0) * 1000.0,
+            changed,
+        )
+
+    # -- links ---------------------------------------------------------------------------------
+    def _links(
+        self, f: _Features, board: np.ndarray, matrix: np.ndarray, covered: np.ndarray
+    ) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int, int, int], ...], float]:
+        n = self.spec.size
+        pairs = []
+        for dr, dc in KNIGHT:
+            r0, r1 = 0, n - dr
+            c0, c1 = max(0, -dc), min(n, n - dc)
+            a = matrix[r0:r1, c0:c1]
+            b = matrix[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
+            rr, cc = np.nonzero((a > 0) & (a == b))
+            for r, c in zip(rr + r0, cc + c0, strict=True):
+                pairs.append((int(r), int(c), int(r + dr), int(c + dc)))
+        if not pairs:
+            return (), (), 1.0
+        p = np.array(pairs)
+        y0, x0 = (p[:, 0] + 1) * PX, (p[:, 1] + 1) * PX
+        y1, x1 = (p[:, 2] + 1) * PX, (p[:, 3] + 1) * PX
+        xs = (x0[:, None] + (x1 - x0)[:, None] * LINK_T[None, :]).astype(np.float32)
+        ys = (y0[:, None] + (y1 - y0)[:, None] * LINK_T[None, :]).astype(np.float32)
+        samples = cv2.remap(f.canon, xs, ys, cv2.INTER_LINEAR).astype(np.float32)
+        slog = np.log(samples + 8.0)
+        ref = 0.5 * (board[p[:, 0], p[:, 1]] + board[p[:, 2], p[:, 3]])
+        v = slog - ref[:, None, :]
+        colour = matrix[p[:, 0], p[:, 1]].astype(int)
+        proto = self.prototypes[colour, 3:]
+        d_peg = np.linalg.norm(v - proto[:, None, :], axis=-1)
+        d_board = np.linalg.norm(v, axis=-1)
+        votes = (d_peg < d_board).sum(1)
+        k = len(LINK_T)
+        hidden = covered[p[:, 0], p[:, 1]] | covered[p[:, 2], p[:, 3]]
+        # Also hidden when the cells beside the segment's middle are occluded.
+        present = (votes >= k - 2) & ~hidden
+        absent = (votes <= 2) & ~hidden
+        links = tuple(tuple(map(int, q)) for q in p[present])
+        unsure = tuple(tuple(map(int, q)) for q in p[~present & ~absent])
+        decided = present | absent
+        conf_each = np.where(present, votes / k, 1 - votes / k)
+        link_conf = float(conf_each[decided].min()) if decided.any() else 1.0
+        if unsure:
+            link_conf = min(link_conf, 0.5)
+        return links, unsure, link_conf  # type: ignore[return-value]
+
+
+class _quiet:
+    """Silence numpy's "All-NaN slice" warnings inside a block."""
+
+    def __enter__(self) -> None:
+        import warnings
+
+        self._ctx = warnings.catch_warnings()
+        self._ctx.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc: object) -> None:
+        self._ctx.__exit__(*exc)

@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.cards.geometry import aspect_ratio, order_quad, quad_area
 from vision.cards.refine import refine_quad
+from vision.cards.segment import colour_gradient, side_support, table_model_mask
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,16 @@ class FinderConfig:
     """Blob area over quad area at least this (a card >= 80 % visible)."""
     local_margin: float = 22.0
     """Whiteness above the local table level, grey levels (scaled by the level)."""
+    table_model: bool = True
+    """Also segment by the table's colours (cards of any colour on any table)."""
+    edge_loops: bool = True
+    """Also take regions enclosed by colour edges."""
+    support_gradient: float = 20.0
+    """Gradient (quarter Sobel units) that counts as edge support."""
+    min_side_support: float = 0.4
+    """Every side of a card has at least this fraction on an edge."""
+    min_support: float = 0.7
+    """The outline as a whole has at least this fraction on an edge."""
     refine: bool = True
     """Refine corners to subpixel on the full-resolution image."""
     min_confidence: float = 0.3
@@ -188,14 +199,23 @@ def _split_watershed(blob: np.ndarray) -> list[np.ndarray]:
     return [((markers == i) & (blob > 0)).astype(np.uint8) * 255 for i in range(1, n)]
 
 
-def _candidates(mask: np.ndarray, img_area: float, cfg: FinderConfig) -> list[tuple[np.ndarray, float]]:
-    """(quad, score) for every blob of the mask that looks like one card, splitting the others."""
+def _candidates(
+    mask: np.ndarray, img_area: float, cfg: FinderConfig, nested: bool = False
+) -> list[tuple[np.ndarray, float]]:
+    """(quad, score) for every blob of the mask that looks like one card, splitting the others
+    (``nested``: every component, also those inside holes of others, none split)."""
     out: list[tuple[np.ndarray, float]] = []
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = cfg.min_area_frac * img_area
+    max_area = cfg.max_area_frac * img_area
+    if nested:
+        contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        top = hier[0][:, 3] < 0 if hier is not None else []
+        contours = [c for c, t in zip(contours, top, strict=True) if t]
+    else:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
         area = cv2.contourArea(c)
-        if area < 0.6 * min_area:
+        if area < 0.6 * min_area or (nested and area > max_area):
             continue
         quad = fit_quad(c)
         score = _score(area, quad, img_area, cfg) if quad is not None else 0.0
@@ -204,7 +224,7 @@ def _candidates(mask: np.ndarray, img_area: float, cfg: FinderConfig) -> list[tu
         if score > 0:
             out.append((quad, score))
             continue
-        if area < 1.6 * min_area:
+        if nested or area < 1.6 * min_area:
             continue
         # Several cards in one blob: watershed on the blob alone.
         x, y, w, h = cv2.boundingRect(c)
@@ -247,7 +267,15 @@ def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, flo
         for j in range(n):
             if i != j:
                 inside[i, j] = _contained(cands[i][0], areas[i], cands[j][0], areas[j])
-    spans_two = inside.sum(axis=0) >= 2
+    # Merged touching cards: two or more distinct card-sized quads inside, covering most of it.
+    spans_two = np.zeros(n, bool)
+    for j in range(n):
+        inner = [i for i in range(n) if inside[i, j] and areas[i] >= 0.15 * areas[j]]
+        distinct: list[int] = []
+        for i in sorted(inner, key=lambda i: -areas[i]):
+            if all(_iou_fast(cands[i][0], areas[i], cands[k][0], areas[k]) < 0.5 for k in distinct):
+                distinct.append(i)
+        spans_two[j] = len(distinct) >= 2 and sum(areas[i] for i in distinct) >= 0.6 * areas[j]
     keep = [i for i in range(n) if not spans_two[i]]
     # A blob inside a card (its print, a glare patch) is not a card.
     keep = [i for i in keep if not any(inside[i, j] for j in keep)]
@@ -297,18 +325,31 @@ def find_cards(
     interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=interp)
 
-    mask = card_mask(small, cfg, ref_long=max(h, w) * scale)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(grey, 40, 120)
-    # Split cards that touch along the edges between them, then close the carved card margins.
-    carved = cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8))))
-    carved = _fill_holes(carved)
-    cands = _candidates(carved, img_area, cfg)
-    # Blobs the carving broke apart (a card's margin cut by its own print) come back from the
-    # uncarved mask.
-    cands += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg)]
-    cands = _dedupe(cands)
+    mag, edges = colour_gradient(small)
+    cut = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    cands: list[tuple[np.ndarray, float]] = []
+    masks = [card_mask(small, cfg, ref_long=max(h, w) * scale)]
+    if cfg.table_model:
+        masks.append(table_model_mask(small))
+    for mask in masks:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # Split cards that touch along the edges between them, then close the carved margins.
+        carved = _fill_holes(cv2.bitwise_and(mask, cut))
+        cands += _candidates(carved, img_area, cfg)
+        # Blobs the carving broke apart (a card's margin cut by its own print) come back whole
+        # from the uncarved mask.
+        cands += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg)]
+    if cfg.edge_loops:
+        # Regions enclosed by edges (a card's outline, the gaps around touching cards).
+        cands += [(q, s * 0.9) for q, s in _candidates(cut, img_area, cfg, nested=True)]
+    # Edge support: a card's outline lies on strong gradient all round.
+    band = cv2.dilate(mag, np.ones((9, 9), np.uint8))
+    supported = []
+    for q, s in cands:
+        sup = side_support(band, q, cfg.support_gradient)
+        if sup.min() >= cfg.min_side_support and sup.mean() >= cfg.min_support:
+            supported.append((q, s * (0.5 + 0.5 * float(sup.mean()))))
+    cands = _dedupe(supported)
 
     full_grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if cfg.refine else None
     dets = []

@@ -1,0 +1,176 @@
+"""The Mind with the hands known: setup, errors, stars, rewards and caps, game over and victory."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from referee.errors import InvalidConfig, MalformedAction
+from referee.registry import make_game
+from referee.themind.game import TheMindGame
+from referee.themind.state import MindState
+from referee.types import Ruling, Verdict
+
+NAMES = ("Ana", "Ben", "Chloé", "Dev")
+
+
+def mind(n: int, mode: str = "normal", **options: object) -> TheMindGame:
+    game = make_game("themind", NAMES[:n], mode, options)
+    assert isinstance(game, TheMindGame)
+    return game
+
+
+def run(game: TheMindGame, state: MindState, *lines: dict) -> tuple[MindState, list[Ruling]]:
+    rulings = []
+    for line in lines:
+        state, ruling = game.apply(state, game.parse_action(line))
+        assert ruling.applies, f"{line} did not apply: {ruling.reason.en}"
+        assert not game.check_state(state), game.check_state(state)
+        rulings.append(ruling)
+    return state, rulings
+
+
+def deal(*hands: list[int]) -> dict:
+    return {"type": "deal", "hands": [list(h) for h in hands]}
+
+
+def card(player: int, number: int) -> dict:
+    return {"type": "play", "player": player, "card": number}
+
+
+def at_level(game: TheMindGame, level: int, **changes: object) -> MindState:
+    return replace(game.initial_state(), level=level, **changes)
+
+
+@pytest.mark.parametrize(("players", "levels"), [(2, 12), (3, 10), (4, 8)])
+def test_setup_by_player_count(players: int, levels: int) -> None:
+    game = mind(players)
+    state = game.initial_state()
+    assert (state.level, state.lives, state.stars, state.phase) == (1, players, 1, "deal")
+    assert game.scores(state)["levels"] == levels
+
+
+def test_invalid_configs() -> None:
+    with pytest.raises(InvalidConfig):
+        make_game("themind", ["a"])
+    with pytest.raises(InvalidConfig):
+        make_game("themind", ["a", "b", "c", "d", "e"])
+    with pytest.raises(InvalidConfig):
+        mind(2, levels=13)
+
+
+def test_a_level_deals_its_number_of_cards() -> None:
+    game = mind(3)
+    state = at_level(game, 3)
+    bad = game.judge(state, game.parse_action(deal([1, 2], [3, 4, 5], [6, 7, 8])))
+    assert bad.reason.code == "bad_deal_sizes" and not bad.applies
+    twice = game.judge(state, game.parse_action(deal([1, 2, 3], [3, 4, 5], [6, 7, 8])))
+    assert twice.reason.code == "card_twice"
+    state, _ = run(game, state, deal([30, 2, 50], [3, 4, 5], [6, 7, 8]))
+    assert state.hands[0] == (2, 30, 50) and state.counts == (3, 3, 3)
+
+
+def test_cards_in_any_player_order() -> None:
+    game = mind(2)
+    state, _ = run(game, at_level(game, 2), deal([10, 40], [20, 30]))
+    state, rulings = run(game, state, card(0, 10), card(1, 20), card(1, 30), card(0, 40))
+    assert [r.verdict for r in rulings] == [Verdict.VALID] * 4
+    assert state.lives == 2 and state.level == 3 and state.phase == "deal"
+
+
+def test_an_error_discards_every_lower_card_and_costs_one_life_whatever_the_count() -> None:
+    game = mind(3)
+    state, _ = run(game, at_level(game, 3), deal([5, 60, 70], [10, 20, 80], [15, 55, 90]))
+    state, (ruling,) = run(game, state, card(1, 10))  # Ana (5) still held a lower card
+    assert ruling.verdict is Verdict.INVALID and ruling.applies and ruling.reason.code == "error"
+    assert state.lives == 2 and state.hands[0] == (60, 70)
+    # Chloé plays 55 while Ana's nothing, Ben's 20 and Chloé's own 15 are lower: 2 cards, 1 life.
+    state, (ruling,) = run(game, state, card(2, 55))
+    assert ruling.details["discarded"] == [{"player": 2, "card": 15}, {"player": 1, "card": 20}]
+    assert state.lives == 1
+    assert [(d.player, d.card, d.cause) for d in state.discards] == [
+        (0, 5, "error"),
+        (2, 15, "error"),
+        (1, 20, "error"),
+    ]
+    assert "perd une vie" in ruling.reason.fr
+    # The last life goes: game over.
+    state, (ruling,) = run(game, state, card(2, 90))
+    assert state.phase == "lost" and state.lives == 0 and ruling.details["game_over"]
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winners == ()
+    assert game.judge(state, game.parse_action(card(0, 60))).reason.code == "game_over"
+
+
+def test_a_card_one_does_not_hold_is_refused() -> None:
+    game = mind(2)
+    state, _ = run(game, game.initial_state(), deal([10], [20]))
+    ruling = game.judge(state, game.parse_action(card(0, 20)))
+    assert ruling.reason.code == "not_in_hand" and not ruling.applies
+
+
+def test_a_star_needs_every_hand_up_and_discards_everyones_lowest() -> None:
+    game = mind(3)
+    state, _ = run(game, at_level(game, 2), deal([5, 60], [10, 80], [15, 90]))
+    half = game.judge(state, game.parse_action({"type": "star", "hands_up": [0, 2]}))
+    assert half.reason.code == "not_unanimous" and "Ben" in half.reason.en
+    state, (ruling,) = run(game, state, {"type": "star", "hands_up": [0, 1, 2]})
+    assert ruling.details["discarded"] == [5, 10, 15]
+    assert state.stars == 0 and state.hands == ((60,), (80,), (90,))
+    none_left = game.judge(state, game.parse_action({"type": "star", "hands_up": [0, 1, 2]}))
+    assert none_left.reason.code == "no_star"
+
+
+def test_a_star_can_end_the_level() -> None:
+    game = mind(2)
+    state, _ = run(game, game.initial_state(), deal([5], [10]))
+    state, (ruling,) = run(game, state, {"type": "star", "hands_up": [1, 0]})
+    assert ruling.details["level_complete"] == 1 and state.level == 2
+
+
+@pytest.mark.parametrize(
+    ("level", "lives", "stars", "after"),
+    [
+        (1, 2, 1, (2, 1)),
+        (2, 2, 1, (2, 2)),
+        (3, 2, 1, (3, 1)),
+        (5, 2, 3, (2, 3)),  # star capped at 3
+        (6, 5, 1, (5, 1)),  # life capped at 5
+        (8, 1, 0, (1, 1)),
+        (9, 4, 0, (5, 0)),
+        (10, 2, 1, (2, 1)),
+    ],
+)
+def test_level_rewards_and_caps(level: int, lives: int, stars: int, after: tuple[int, int]) -> None:
+    game = mind(2)
+    state = at_level(game, level, lives=lives, stars=stars)
+    hands = (list(range(1, level + 1)), list(range(50, 50 + level)))
+    state, _ = run(game, state, deal(*hands))
+    for c in sorted(hands[0] + hands[1]):
+        state, _ = run(game, state, card(0 if c < 50 else 1, c))
+    assert (state.lives, state.stars) == after
+    assert state.level == level + 1 and state.phase == "deal"
+
+
+def test_victory_after_the_last_level() -> None:
+    game = mind(2, levels=2)
+    state, _ = run(game, game.initial_state(), deal([1], [2]), card(0, 1), card(1, 2))
+    state, rulings = run(game, state, deal([3, 4], [5, 6]), card(0, 3), card(0, 4), card(1, 5), card(1, 6))
+    assert rulings[-1].details["victory"] and state.phase == "won"
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winners == (0, 1)
+
+
+def test_only_malformed_input_raises_and_quotes_it() -> None:
+    game = mind(2)
+    for bad in (
+        {"type": "shout"},
+        {"type": "play", "player": 0, "card": 101},
+        {"type": "play", "player": 7, "card": 5},
+        {"type": "star"},
+        {"type": "deal", "hands": [[1], "x"]},
+    ):
+        with pytest.raises(MalformedAction) as info:
+            game.parse_action(bad)
+        assert repr(bad) in str(info.value)

@@ -44,6 +44,17 @@ def _reading_identity(reader: Any, reading: Any, deck: str) -> str | None:
         return None
 
 
+def collaborators_for(settings: Any) -> tuple[Processor, Any]:
+    """The frame processor and the adapter factory of a live session for ``settings.game``."""
+    if settings.game == "twixt":
+        from web.adapters.twixt import make_adapter
+        from web.board_vision import BoardVision
+
+        vision = BoardVision(tuple(settings.players), dict(settings.options))
+        return vision.process, lambda live, s: make_adapter(live, s, vision)
+    return processor_for(settings.game), adapter_factory_for(settings.game)
+
+
 def adapter_factory_for(game: str) -> Any:
     """The adapter factory ``(live, settings) -> adapter`` for ``game``."""
     if game == "twinit":

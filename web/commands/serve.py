@@ -43,6 +43,8 @@ def settings_from(args: argparse.Namespace, **extra: object):
         raise CliError(f"--options {args.options!r} is not JSON: {exc.msg}") from exc
     if not isinstance(options, dict):
         raise CliError(f"--options {args.options!r}: expected a JSON object")
+    if args.game in ("themind", "trio"):
+        options.setdefault("hands", "unknown")  # a camera does not see the players' hands
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     seats = tuple(s.strip() for s in args.seats.split(",") if s.strip())
     if args.profile is not None and not args.profile.is_file():
@@ -69,11 +71,12 @@ def run(args: argparse.Namespace) -> int:
     from web.app import build_context
     from web.capture import opencv_source
     from web.server import serve
-    from web.wiring import adapter_factory_for, processor_for
+    from web.wiring import collaborators_for
 
     settings = settings_from(args, source=args.source, data_dir=args.data, resume=not args.new)
     source = opencv_source(settings.source or "0")
-    ctx = build_context(settings, source, processor_for(settings.game), adapter_factory_for(settings.game))
+    process, adapter_factory = collaborators_for(settings)
+    ctx = build_context(settings, source, process, adapter_factory)
     resumed = f" (resumed after {ctx.live.resumed_events} events)" if ctx.live.resumed_events else ""
     return serve(
         ctx, not args.no_browser, f"tableref: refereeing {settings.game} from {settings.source}{resumed}"

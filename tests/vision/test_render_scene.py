@@ -27,6 +27,7 @@ from vision.render.scene_camera import Camera
 from vision.render.scene_layout import LAYOUTS
 
 PLAIN = LightSpec(card_shadow=0.0)
+FELT = TableSpec("felt", 1)
 CAMERAS = [
     CameraSpec(height_mm=600),
     CameraSpec(height_mm=650, tilt_deg=30, yaw_deg=12, k1=0.07),
@@ -34,7 +35,7 @@ CAMERAS = [
 ]
 
 
-def _spec(cards, camera, hands=(), table=TableSpec("felt", 1), size=(960, 540), board=None) -> SceneSpec:
+def _spec(cards, camera, hands=(), table=FELT, size=(960, 540), board=None) -> SceneSpec:
     return SceneSpec(
         width=size[0],
         height=size[1],
@@ -100,7 +101,7 @@ def test_board_corners_land_where_truth_says() -> None:
     tex = np.full((300, 400, 3), 245, np.uint8)
     board = BoardPlacement(tex, 200.0, 150.0, 20.0, -10.0, 10.0)
     spec = _spec([], camera, board=board)
-    img, truth = render(spec)
+    _, truth = render(spec)
     changed = _changed(spec)
     cam = Camera.build(camera, spec.width, spec.height)
     H = truth.board_homography

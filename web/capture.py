@@ -8,62 +8,34 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
-from vision.errors import SourceUnavailable
 from web.session import FrameSource
 
 log = logging.getLogger(__name__)
 
 
-def parse_source(spec: str) -> int | str:
-    """A camera index (``"0"``) as an int; a device path, URL or file as given."""
-    spec = spec.strip()
-    if not spec:
-        raise SourceUnavailable("source '' is empty: expected a camera index, a device path, a URL or a file")
-    return int(spec) if spec.isdigit() else spec
-
-
-def opencv_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
-    """Frames from OpenCV. A video file plays at its own frame rate; a camera or stream as fast as
-    it gives frames. Raises :class:`SourceUnavailable` when it does not open."""
-    target = parse_source(spec)
-    is_file = isinstance(target, str) and "://" not in target and not target.startswith("/dev/")
-    if is_file and not Path(target).exists():
-        raise SourceUnavailable(
-            f"source {spec!r} does not exist: expected a camera index, a device, a URL or a file"
-        )
+def camera_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
+    """Frames from ``vision.sources``: a camera, device, stream URL, video file or image folder.
+    A file or folder plays at its own frame rate (real time); a camera or stream as it comes.
+    Opening raises :class:`SourceUnavailable` (the session retries with backoff)."""
+    from vision.sources import open_source
 
     def open_() -> Iterator[tuple[float, np.ndarray]]:
-        cap = cv2.VideoCapture(target)
-        if not cap.isOpened():
-            raise SourceUnavailable(f"cannot open source {spec!r}")
+        source = open_source(spec, width, height)
+        paced = getattr(source.info, "kind", "") in ("video", "folder")
+        start = time.monotonic()
         try:
-            if not is_file:
-                cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-                cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
-            fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
-            start = time.monotonic()
-            index = 0
-            while True:
-                ok, frame = cap.read()
-                if not ok:
-                    return
-                if is_file:
-                    t = index / fps
+            for t, frame in source.frames():
+                if paced:
                     delay = start + t - time.monotonic()
                     if delay > 0:
                         time.sleep(delay)
-                else:
-                    t = time.monotonic() - start
-                index += 1
                 yield t, frame
         finally:
-            cap.release()
+            source.close()
 
     return open_
 

@@ -69,12 +69,12 @@ def settings_from(args: argparse.Namespace, **extra: object):
 
 def run(args: argparse.Namespace) -> int:
     from web.app import build_context
-    from web.capture import opencv_source
+    from web.capture import camera_source
     from web.server import serve
     from web.wiring import collaborators_for
 
     settings = settings_from(args, source=args.source, data_dir=args.data, resume=not args.new)
-    source = opencv_source(settings.source or "0")
+    source = camera_source(settings.source or "0")
     process, adapter_factory = collaborators_for(settings)
     ctx = build_context(settings, source, process, adapter_factory)
     resumed = f" (resumed after {ctx.live.resumed_events} events)" if ctx.live.resumed_events else ""

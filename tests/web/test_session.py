@@ -1,0 +1,119 @@
+"""The live session's threads: newest frame wins, a lost source is retried with backoff while
+the game is kept, corrupt frames and failing frames are counted and the session goes on."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from tests.web.test_api import legal_actions
+from vision.errors import SourceUnavailable
+from vision.observation import TableObservation
+from web.app import build_context
+from web.settings import Settings
+
+
+def wait_for(predicate, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+def frame(value: int) -> np.ndarray:
+    return np.full((120, 160, 3), value % 256, np.uint8)
+
+
+def test_unplugged_camera_is_retried_with_backoff_and_the_game_kept(tmp_path: Path) -> None:
+    opens: list[float] = []
+    plugged = threading.Event()
+
+    def source() -> Iterator[tuple[float, np.ndarray]]:
+        opens.append(time.monotonic())
+        if not plugged.is_set():
+            raise SourceUnavailable("camera 0 does not open")
+        for i in range(5):
+            yield i * 0.01, frame(i)
+        # the stream ends (cable pulled): the session says so and retries
+
+    settings = Settings(
+        game="lineit", players=("Ana", "Ben"), data_dir=tmp_path, retry_initial_s=0.05, retry_max_s=0.2
+    )
+    ctx = build_context(settings, source, lambda f, t: TableObservation(0, t, f.shape[1], f.shape[0]))
+    (action,) = legal_actions(ctx, 1)
+    seq, _ = ctx.live.act(action, "table")
+    ctx.session.start()
+    try:
+        assert wait_for(lambda: len(opens) >= 3)
+        assert ctx.session.status in ("unavailable", "retrying")
+        assert "does not open" in ctx.session.message
+        gaps = np.diff(opens[:4])
+        assert gaps[1] > gaps[0] * 1.5  # backoff grows
+        plugged.set()
+        assert wait_for(lambda: ctx.session.frames >= 5)
+        assert wait_for(lambda: ctx.session.status in ("ended", "retrying"))
+        assert ctx.live.entries[0]["seq"] == seq and ctx.live.state is not None
+        assert ctx.session.state_message()["source"]["status"] in ("ended", "retrying", "live")
+    finally:
+        ctx.session.stop()
+
+
+def test_corrupt_frames_and_failing_frames_are_counted_and_skipped(tmp_path: Path) -> None:
+    def source() -> Iterator[tuple[float, object]]:
+        yield 0.0, frame(1)
+        yield 0.1, np.zeros((0, 0, 3), np.uint8)
+        yield 0.2, "not an image"
+        yield 0.3, frame(2)
+        time.sleep(0.2)
+        yield 0.4, frame(3)
+        time.sleep(0.2)
+        yield 0.5, frame(4)
+        time.sleep(0.2)
+
+    def process(image: np.ndarray, t: float) -> TableObservation:
+        if int(image[0, 0, 0]) == 3:
+            raise RuntimeError("the finder broke on this frame")
+        return TableObservation(int(image[0, 0, 0]), t, image.shape[1], image.shape[0])
+
+    settings = Settings(game="lineit", players=("Ana", "Ben"), data_dir=tmp_path, retry_on_end=False)
+    ctx = build_context(settings, source, process)
+    ctx.session.start()
+    try:
+        assert ctx.session.source_done.wait(10)
+        assert wait_for(lambda: ctx.session.latest is not None and ctx.session.latest.frame_index == 4)
+        assert ctx.session.corrupt == 2
+        assert ctx.session.errors == 1
+        assert ctx.session.status == "ended"
+    finally:
+        ctx.session.stop()
+
+
+def test_the_newest_frame_wins_when_vision_is_slow(tmp_path: Path) -> None:
+    seen: list[int] = []
+
+    def source() -> Iterator[tuple[float, np.ndarray]]:
+        for i in range(40):
+            time.sleep(0.005)
+            yield i * 0.005, frame(i)
+        time.sleep(0.5)
+
+    def slow(image: np.ndarray, t: float) -> TableObservation:
+        seen.append(int(image[0, 0, 0]))
+        time.sleep(0.05)
+        return TableObservation(len(seen), t, image.shape[1], image.shape[0])
+
+    settings = Settings(game="lineit", players=("Ana", "Ben"), data_dir=tmp_path, retry_on_end=False)
+    ctx = build_context(settings, source, slow)
+    ctx.session.start()
+    try:
+        assert ctx.session.source_done.wait(10)
+        assert wait_for(lambda: seen and seen[-1] == 39)
+        assert len(seen) < 20 and ctx.session.status_json()["dropped"] > 20
+    finally:
+        ctx.session.stop()

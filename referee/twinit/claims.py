@@ -198,7 +198,11 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
     if setup.mode == TEAMS:
         who = " + ".join(names[p] for p in dict.fromkeys(action.players))
     plural = setup.mode == TEAMS
-    if stolen:
+    if stolen and stolen[0].key == claimer:
+        en = f"Triple! {names[claimer]} adds the third {motif!r} to their own pair."
+        fr = f"Triple ! {names[claimer]} ajoute le troisième {motif!r} à sa propre paire."
+        code = "triple_own"
+    elif stolen:
         victim = names[stolen[0].key]
         take_en, take_fr = ("take", "prennent") if plural else ("takes", "prend")
         en = f"Triple steal! {who} {take_en} {victim}'s pair of {motif!r} and the third card."

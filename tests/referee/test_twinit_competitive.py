@@ -133,10 +133,10 @@ def test_a_won_pair_can_pair_with_a_pile_top() -> None:
     g = game()
     state = with_captures(g, dealt(g, [X, Z, W]), 1, [X])
     state, ruling = step(
-        g, state, {"type": "claim", "player": 1, "cards": [{"pile": 0}, {"capture": [1, 0]}]}
+        g, state, {"type": "claim", "player": 2, "cards": [{"pile": 0}, {"capture": [1, 0]}]}
     )
-    assert ruling.reason.code == "triple_steal" and state.captures[1] == (Capture(X, 3),)
-    assert g.scores(state)["captures"]["Ben"] == 1
+    assert ruling.reason.code == "triple_steal" and state.captures[2] == (Capture(X, 3),)
+    assert g.scores(state)["captures"] == {"Ana": 0, "Ben": 0, "Cy": 1}
     assert ruling.details["reveal_piles"] == [0]
 
 
@@ -388,3 +388,13 @@ def test_every_ruling_reason_is_bilingual() -> None:
     ):
         ruling = g.judge(state, g.parse_action(obj))
         assert ruling.reason.en and ruling.reason.fr and ruling.reason.en != ruling.reason.fr
+
+
+def test_a_player_may_complete_their_own_pair_into_a_triple() -> None:
+    g = game()
+    state = with_captures(g, dealt(g, [X, Z, W]), 1, [X, Y])
+    state, ruling = step(
+        g, state, {"type": "claim", "player": 1, "cards": [{"capture": [1, 0]}, {"pile": 0}]}
+    )
+    assert ruling.reason.code == "triple_own" and state.captures[1] == (Capture(Y, 2), Capture(X, 3))
+    assert g.scores(state)["captures"]["Ben"] == 2

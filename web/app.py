@@ -49,7 +49,7 @@ def build_context(
     hub = Hub()
     adapter = adapter_factory(live, settings) if adapter_factory is not None else None
     session = LiveSession(settings, live, hub, open_source, process, adapter)
-    return AppContext(settings, live, session, hub)
+    return AppContext(settings, session, hub)
 
 
 class BodyLimit:

@@ -17,9 +17,13 @@ from web.settings import Settings
 @dataclass(frozen=True)
 class AppContext:
     settings: Settings
-    live: LiveGame
     session: LiveSession
     hub: Hub
+
+    @property
+    def live(self) -> LiveGame:
+        """The game refereed now (a demo hands over from its competitive game to the minute)."""
+        return self.session.live
 
 
 def get_context(request: Request) -> AppContext:

@@ -146,6 +146,13 @@ class LiveSession:
     def running(self) -> bool:
         return any(t.is_alive() for t in self._threads)
 
+    def switch(self, live: LiveGame, adapter: Any) -> None:
+        """Referees another game from now on (the page is sent its whole state)."""
+        self.live = live
+        self.adapter = adapter
+        live.subscribe(self._on_game_change)
+        self.hub.publish({"type": "state", "state": self.state_message()})
+
     # -- capture -----------------------------------------------------------------------------------
     def _set_status(self, status: str, message: str = "") -> None:
         if (status, message) != (self.status, self.message):

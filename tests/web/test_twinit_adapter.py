@@ -108,12 +108,16 @@ def test_the_spread_starts_the_minute_and_claims_score(tmp_path: Path) -> None:
     assert live.timer is None
     faces = [P[0], P[0], P[1], P[2], P[1], P[3], P[2], P[3], P[0], P[2]]
     spread = [card(i + 1, f, 150 + 110 * i, 360) for i, f in enumerate(faces)]
-    feed(ad, obs(2, 5.0, spread))
+    feed(ad, obs(2, 5.0, spread[:7]))  # the spread is under way
+    feed(ad, obs(3, 5.2, spread))
+    assert live.timer is None
+    feed(ad, obs(4, 5.4, spread))
+    feed(ad, obs(5, 5.6, spread))  # still for long enough: the minute started at the first frame
     assert live.timer is not None and live.timer.started_mono == pytest.approx(5.0)
     assert live.snapshot_state()["phase"] == "minute"
     ev = (cover(6.0, "bottom", 3), cover(6.1, "top", 5, hand=2))
-    feed(ad, obs(3, 6.1, spread, ev))
-    feed(ad, obs(4, 6.9, spread))  # no third hand: the pair is claimed
+    feed(ad, obs(6, 6.1, spread, ev))
+    feed(ad, obs(7, 6.9, spread))  # no third hand: the pair is claimed
     last = live.entries[-1]
     assert last["action"]["type"] == "claim" and last["ruling"]["verdict"] == "valid", last
     assert last["action"]["at"] == pytest.approx(1.1, abs=0.01)

@@ -38,7 +38,9 @@ EDGE_FRACTION = 0.2
 SPREAD_MIN_CARDS = 6
 """The cooperative minute starts when at least this many cards lie apart on the table..."""
 SPREAD_FRACTION = 0.6
-"""...and at least this fraction of the expected cards."""
+"""...and at least this fraction of the expected cards..."""
+SPREAD_STABLE_S = 0.3
+"""...and their count has held this long; the minute starts from the first frame of the spread."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
 
 
@@ -85,11 +87,16 @@ class TwinItAdapter(GameAdapter):
         self.claimed: set[int] = set()
         self.next_label = 0
         self.spread_mono: float | None = None
+        self.spread_hint: float | None = None
+        """Set when a competitive game handed over at a spread: the minute's first frame."""
         self.latencies: list[dict[str, float]] = []
         self.coop = live.game.mode in COOP_MODES
         self.expected_cards = int(live.game.config.options.get("cards", 135))
         self.seconds = float(live.game.config.options.get("seconds", settings.coop_seconds))
         self._ended = False
+        self._spread_since: tuple[float, int] | None = None
+        self.on_spread: Callable[[int, float, TableObservation, Any], None] | None = None
+        """Competitive play: called (count, first mono, obs, frame) when a stack is spread."""
 
     # -- faces ---------------------------------------------------------------------------------
     def _fresh(self) -> str:
@@ -128,6 +135,13 @@ class TwinItAdapter(GameAdapter):
         if self.coop and phase == "setup":
             self._maybe_spread(obs, mono)
             return
+        if not self.coop and self.on_spread is not None:
+            unknown = [c for c in self._visible(obs) if c.track_id not in self.face_of]
+            first = self._spread_ready(len(unknown), SPREAD_MIN_CARDS, mono)
+            if first is not None:
+                self.on_spread(len(unknown), first, obs, frame)
+                self.on_spread = None
+                return
         for event in obs.events:
             if event.kind == "covered":
                 self.covers.append(_Cover(event.time, mono, str(event.seat), event.track_id))
@@ -398,10 +412,29 @@ class TwinItAdapter(GameAdapter):
                     self.face_of.pop(t, None)
 
     # -- the cooperative minute ------------------------------------------------------------------
+    def _spread_ready(self, count: int, need: int, mono: float) -> float | None:
+        """The first mono time of a spread of ``need`` cards or more once its count holds still."""
+        if count < need:
+            self._spread_since = None
+            return None
+        if self._spread_since is None:
+            self._spread_since = (mono, count)
+            self._spread_count_since = mono
+            return None
+        first, last_count = self._spread_since
+        if count != last_count:
+            self._spread_since = (first, count)
+            self._spread_count_since = mono
+            return None
+        return first if mono - self._spread_count_since >= SPREAD_STABLE_S else None
+
     def _maybe_spread(self, obs: TableObservation, mono: float) -> None:
         visible = self._visible(obs)
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
-        if len(visible) < need:
+        first = self.spread_hint
+        if first is None:
+            first = self._spread_ready(len(visible), need, mono)
+        if first is None:
             return
         visible.sort(key=lambda c: tuple(np.asarray(c.quad, dtype=float).mean(axis=0)[::-1]))
         faces: list[str | None] = [self.label(c) for c in visible]
@@ -412,8 +445,9 @@ class TwinItAdapter(GameAdapter):
         for i, card in enumerate(visible[: self.expected_cards]):
             self.loc_of[card.track_id] = {"table": i}
             self.seq_of[card.track_id] = result[0]
-        self.spread_mono = mono
-        self.live.start_timer("coop", self.seconds, "vision", started_mono=mono)
+        self.spread_mono = first
+        self.spread_hint = None
+        self.live.start_timer("coop", self.seconds, "vision", started_mono=first)
 
     def tick(self, now: float) -> None:
         timer = self.live.timer

@@ -1,0 +1,108 @@
+"""The demo's live session: the renderer's Twin It scenario played in real time through the whole
+pipeline (frames -> card finder and tracker -> identity judge -> adapter -> referee -> store ->
+page). When the stacked cards are spread, the competitive game hands over to the cooperative
+minute. The scenario's truth never reaches the pipeline or the referee: it goes only to
+``on_truth`` (tests and the benchmark's scoring).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from referee.registry import make_game
+from web.app import build_context
+from web.capture import scenario_source
+from web.context import AppContext
+from web.live_game import LiveGame
+from web.settings import Settings
+
+log = logging.getLogger(__name__)
+
+DEMO_GAMES = {"twinit": "twinit_demo_scenario", "twixt": "twixt_scenario"}
+
+
+class DemoUnavailable(ValueError):
+    """The renderer has no scenario for this game (yet)."""
+
+
+def load_scenario(game: str, seed: int) -> Any:
+    name = DEMO_GAMES.get(game)
+    if name is None:
+        raise DemoUnavailable(f"no demo scenario for {game!r}: expected one of {', '.join(DEMO_GAMES)}")
+    try:
+        module = importlib.import_module("vision.render.scenario")
+    except ImportError as exc:
+        raise DemoUnavailable("the scenario renderer (vision.render.scenario) is not available") from exc
+    factory = getattr(module, name, None)
+    if factory is None:
+        raise DemoUnavailable(f"vision.render.scenario has no {name}() for the {game} demo")
+    return factory(seed)
+
+
+def demo_settings(scenario: Any, game: str, **overrides: Any) -> Settings:
+    players = tuple(getattr(scenario, "players", None) or ("Ana", "Ben"))
+    options = dict(getattr(scenario, "options", None) or {})
+    mode = getattr(scenario, "mode", None)
+    seats = tuple(getattr(scenario, "seats", None) or ())
+    base: dict[str, Any] = {
+        "game": game,
+        "players": players,
+        "mode": mode,
+        "options": options,
+        "seats": seats,
+        "retry_on_end": False,
+        "resume": False,
+    }
+    base.update(overrides)
+    return Settings(**base)
+
+
+def build_demo(
+    game: str = "twinit",
+    seed: int = 0,
+    fps: float = 15.0,
+    speed: float = 1.0,
+    on_truth: Callable[[float, float, Any], None] | None = None,
+    **overrides: Any,
+) -> AppContext:
+    scenario = load_scenario(game, seed)
+    settings = demo_settings(scenario, game, **overrides)
+    source = scenario_source(scenario, fps, on_truth, speed)
+    if game == "twixt":
+        from web.wiring import collaborators_for
+
+        process, factory = collaborators_for(settings)
+        return build_context(settings, source, process, factory)
+
+    from vision.identity.judge import PatternJudge
+    from vision.pipeline import TablePipeline
+    from web.adapters.twinit import TwinItAdapter, judge_adapter, judge_compare
+
+    judge = PatternJudge()
+    pipeline = TablePipeline()
+    ctx = build_context(settings, source, pipeline.process, judge_adapter(judge))
+    adapter = ctx.session.adapter
+
+    def hand_over(count: int, first_mono: float, obs: Any, frame: Any) -> None:
+        """The stacked cards are spread: the cooperative minute is a game of its own."""
+        options = {"cards": count, "seconds": settings.coop_seconds}
+        coop_game = make_game("twinit", settings.players, "cooperative", options)
+        live = LiveGame.open(coop_game, ctx.live.store, resume=False)
+        coop = TwinItAdapter(
+            live,
+            settings,
+            judge_compare(judge),
+            getattr(judge, "same_at", None),
+            getattr(judge, "different_below", None),
+        )
+        coop.spread_hint = first_mono
+        log.info("spread of %d cards: the cooperative minute starts", count)
+        ctx.session.switch(live, coop)
+        coop.observe(obs, frame)
+
+    if adapter is not None and not adapter.coop:
+        adapter.on_spread = hand_over
+    return ctx

@@ -41,8 +41,10 @@ INNER_RADIUS = 0.1
 SIGMA = 0.15
 """Spread (log-ratio units) of a class around its prototype, for confidences."""
 OUTLIER = 0.6
-"""A hole farther than this from every prototype matches nothing: it abstains."""
-TRUST = 0.6
+"""A hole farther than this from every learnt prototype matches nothing: it abstains."""
+OUTLIER_NOMINAL = 1.2
+"""The same for a prototype still at its nominal colour (no such piece seen on this board yet)."""
+TRUST = 1.0
 """Only holes this close to a nominal prototype may move it (so a hand cannot become a peg)."""
 CHANGE = 0.07
 """Change of a hole's log colour that sends it back to the classifier (incremental reads)."""
@@ -108,7 +110,7 @@ class BoardReading:
 class _Features:
     hole_log: np.ndarray  # (N, N, 6) log colour of each hole's centre, then of its ring
     cell_log: np.ndarray  # (N+1, N+1, 3) log colour at each cell centre
-    canon: np.ndarray  # canonical BGR image (uint8)
+    image: np.ndarray  # the frame (BGR uint8)
 
 
 class BoardReader:
@@ -150,6 +152,9 @@ class BoardReader:
             -1, 6
         )
         self.prototypes = spec.prototypes()
+        self._adapted = np.zeros(3, bool)
+        self._canon_to_img = np.linalg.inv(self.img_to_canon)
+        self._build_maps()
         self._prev: _Features | None = None
         self._ref_hole: np.ndarray | None = None
         self._reading: BoardReading | None = None
@@ -161,15 +166,39 @@ class BoardReader:
             raise InputError("image: expected a BGR colour image")
         return cv2.warpPerspective(image, self.img_to_canon, (self.side, self.side), flags=cv2.INTER_LINEAR)
 
-    def _features(self, image: np.ndarray) -> _Features:
-        canon = self.rectify(image)
+    def _to_image(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Canonical coordinates -> image coordinates (float32 maps for ``cv2.remap``)."""
+        pts = np.stack([xs, ys], -1).reshape(-1, 1, 2).astype(np.float64)
+        img = cv2.perspectiveTransform(pts, self._canon_to_img).reshape(*xs.shape, 2)
+        return img[..., 0].astype(np.float32), img[..., 1].astype(np.float32)
+
+    def _build_maps(self) -> None:
+        """Image coordinates of every canonical pixel the reader samples, computed once: a read
+        then samples only those (about 30 000) instead of warping the whole board."""
+        n = self.spec.size
         parts = []
         for dy, dx in (self._inner, self._ring):
-            disc = canon[self._hy[..., None] + dy, self._hx[..., None] + dx].astype(np.float32)
-            parts.append(np.log(disc.mean(axis=2) + 8.0))
-        hole_log = np.concatenate(parts, -1)
-        cell_log = np.log(canon[self._cy, self._cx].astype(np.float32) + 8.0)
-        return _Features(hole_log, cell_log, canon)
+            ys = (self._hy.reshape(-1, 1) + dy[None, :]).astype(np.float64)
+            xs = (self._hx.reshape(-1, 1) + dx[None, :]).astype(np.float64)
+            parts.append((xs, ys))
+        mx = [self._to_image(xs, ys)[0].ravel() for xs, ys in parts]
+        my = [self._to_image(xs, ys)[1].ravel() for xs, ys in parts]
+        cx, cy = self._to_image(self._cx.astype(np.float64), self._cy.astype(np.float64))
+        self._split = (len(mx[0]), len(mx[1]), (n + 1) ** 2)
+        self._map_x = np.concatenate([*mx, cx.ravel()])[None, :]
+        self._map_y = np.concatenate([*my, cy.ravel()])[None, :]
+
+    def _features(self, image: np.ndarray) -> _Features:
+        if image is None or image.ndim != 3 or image.shape[2] != 3:
+            raise InputError("image: expected a BGR colour image")
+        n = self.spec.size
+        vals = cv2.remap(image, self._map_x, self._map_y, cv2.INTER_LINEAR)[0].astype(np.float32)
+        a, b, _c = self._split
+        inner = vals[:a].reshape(n, n, -1, 3).mean(2)
+        ring = vals[a : a + b].reshape(n, n, -1, 3).mean(2)
+        hole_log = np.log(np.concatenate([inner, ring], -1) + 8.0)
+        cell_log = np.log(vals[a + b :].reshape(n + 1, n + 1, 3) + 8.0)
+        return _Features(hole_log, cell_log, image)
 
     def _board_model(
         self, cell_log: np.ndarray, hand_cells: np.ndarray | None
@@ -201,12 +230,11 @@ class BoardReader:
         if hand_cells is not None:
             occluded |= hand_cells
         # Each hole's board colour: the model plus the median residual of its clean cells.
-        r = res.copy()
-        r[occluded | self.printed] = np.nan
-        four = np.stack([r[:-1, :-1], r[:-1, 1:], r[1:, :-1], r[1:, 1:]], 0)
-        with np.errstate(all="ignore"), _quiet():
-            local = np.nanmedian(four, axis=0)
-        local = np.nan_to_num(local, nan=0.0)
+        good = (~(occluded | self.printed)).astype(np.float64)
+        r = res * good[..., None]
+        total = r[:-1, :-1] + r[:-1, 1:] + r[1:, :-1] + r[1:, 1:]
+        count = good[:-1, :-1] + good[:-1, 1:] + good[1:, :-1] + good[1:, 1:]
+        local = total / np.maximum(count, 1.0)[..., None]
         board = (self._design_holes @ coef).reshape(n, n, 3) + local
         return board, occluded
 
@@ -232,18 +260,21 @@ class BoardReader:
         p = np.exp(z)
         p /= p.sum(-1, keepdims=True)
         conf = np.take_along_axis(p, label[..., None], -1)[..., 0]
-        dmin = d.min(-1)
+        limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL)
+        # Distance to the nearest prototype in units of its outlier limit: >= 1 matches nothing.
+        dmin = d.min(-1) / limit[label]
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
     def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
         """Prototypes moved to the median of their confident members (three at least)."""
         nominal = self.spec.prototypes()
-        protos = nominal.copy()
+        protos = self.prototypes.copy()
         for k in range(3):
             near = np.linalg.norm(v - nominal[k], axis=-1) < TRUST
             members = v[ok & (label == k) & near]
-            if len(members) >= 3:
+            if len(members) >= 3 or (len(members) and not self._adapted[k]):
                 protos[k] = np.median(members, axis=0)
+                self._adapted[k] = True
         return protos
 
     def read(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
@@ -252,7 +283,9 @@ class BoardReader:
         f = self._features(image)
         board, occluded = self._board_model(f.cell_log, self._hand_cells(hand_mask))
         v = f.hole_log - np.concatenate([board, board], -1)
-        label, conf, dmin = self._classify(v, self.spec.prototypes())
+        self.prototypes = self.spec.prototypes()
+        self._adapted[:] = False
+        label, conf, dmin = self._classify(v, self.prototypes)
         ok = self.valid & ~self._covered(occluded)
         self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
         label, conf, dmin = self._classify(v, self.prototypes)
@@ -282,10 +315,17 @@ class BoardReader:
         if idx[0].size:
             v = f.hole_log[idx] - np.concatenate([board[idx], board[idx]], -1)
             lab, c, d = self._classify(v, self.prototypes)
+            if not self._adapted.all():
+                fresh = ~covered[idx] & (c > 0.95) & ~self._adapted[lab]
+                if fresh.any():
+                    self.prototypes = self._adapt(v, lab, fresh)
+                    lab, c, d = self._classify(v, self.prototypes)
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.
-        reading = self._assemble(f, board, occluded, label, conf, dmin, t0, int(idx[0].size), covered)
+        # Links only change with a hand over the board, which changes holes: else keep them.
+        same = idx[0].size == 0 and np.array_equal(covered & self.valid, prev.covered)
+        reading = self._assemble(f, board, occluded, label, conf, dmin, t0, int(idx[0].size), covered, same)
         self._prev = f
         self._reading = reading
         return reading
@@ -304,10 +344,11 @@ class BoardReader:
         t0: float,
         changed: int,
         covered: np.ndarray | None = None,
+        reuse_links: bool = False,
     ) -> BoardReading:
         covered = self._covered(occluded) if covered is None else covered
         covered = covered & self.valid
-        outlier = (dmin >= OUTLIER) & self.valid
+        outlier = (dmin >= 1.0) & self.valid
         guess = np.where(self.valid, label, 0).astype(np.int8)
         matrix = guess.copy()
         unknown = covered | outlier | (conf < UNSURE)
@@ -349,9 +390,10 @@ class BoardReader:
         p = np.array(pairs)
         y0, x0 = (p[:, 0] + 1) * PX, (p[:, 1] + 1) * PX
         y1, x1 = (p[:, 2] + 1) * PX, (p[:, 3] + 1) * PX
-        xs = (x0[:, None] + (x1 - x0)[:, None] * LINK_T[None, :]).astype(np.float32)
-        ys = (y0[:, None] + (y1 - y0)[:, None] * LINK_T[None, :]).astype(np.float32)
-        samples = cv2.remap(f.canon, xs, ys, cv2.INTER_LINEAR).astype(np.float32)
+        xs = x0[:, None] + (x1 - x0)[:, None] * LINK_T[None, :]
+        ys = y0[:, None] + (y1 - y0)[:, None] * LINK_T[None, :]
+        mx, my = self._to_image(xs.astype(np.float64), ys.astype(np.float64))
+        samples = cv2.remap(f.image, mx, my, cv2.INTER_LINEAR).astype(np.float32)
         slog = np.log(samples + 8.0)
         ref = 0.5 * (board[p[:, 0], p[:, 1]] + board[p[:, 2], p[:, 3]])
         v = slog - ref[:, None, :]
@@ -373,17 +415,3 @@ class BoardReader:
         if unsure:
             link_conf = min(link_conf, 0.5)
         return links, unsure, link_conf  # type: ignore[return-value]
-
-
-class _quiet:
-    """Silence numpy's "All-NaN slice" warnings inside a block."""
-
-    def __enter__(self) -> None:
-        import warnings
-
-        self._ctx = warnings.catch_warnings()
-        self._ctx.__enter__()
-        warnings.simplefilter("ignore", RuntimeWarning)
-
-    def __exit__(self, *exc: object) -> None:
-        self._ctx.__exit__(*exc)

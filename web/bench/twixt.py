@@ -1,0 +1,243 @@
+"""``tableref bench twixt``: the board reader on rendered boards, a rendered game, Go, and speed.
+
+- render: random legal Twixt positions (0..200 pegs, red/black and red/grey), camera tilt up to
+  35 degrees, varied light, 0..2 hands over the board. The board is found on the same view
+  without hands (as calibration does), then the frame with hands is read once. A hole counts as
+  visible when no hand is within one pitch of it; ``hole_accuracy`` is over visible holes
+  (abstaining on one counts as wrong); ``misread_under_hands`` counts holes within a pitch of a
+  hand that were read *confidently* wrong (an abstention is not a misread). A board is exact when
+  every visible hole and every link between visible pegs is right. Links: precision over links
+  reported, recall over true links whose pegs are both visible.
+- video: a 60-move Twixt game played by the referee, each move a hand reaching in, placing the
+  peg (and its links) and leaving; read frame by frame with :class:`TwixtMoveTracker`.
+- go_render: random Go positions (no hands), every point.
+- speed: a 1920x1080 frame; full read (rectify, every hole, links) and incremental read (one peg
+  changed) medians, with the board located beforehand (calibration).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from calibration.board_finder import BoardLocation, BoardNotFound, find_board
+from referee.registry import make_game
+from referee.twixt.actions import Link, Place
+from vision.board.moves import TwixtMoveTracker
+from vision.board.reader import BoardReader
+from vision.board.spec import BoardSpec
+from vision.render.board import (
+    CameraSpec,
+    HandSpec,
+    random_camera,
+    random_go_position,
+    random_hands,
+    random_twixt_position,
+    render_board_scene,
+    render_board_texture,
+)
+from web.bench.stats import median, rounded
+
+log = logging.getLogger(__name__)
+
+
+def _locate(image: np.ndarray, spec: BoardSpec) -> BoardLocation | None:
+    try:
+        return find_board(image, spec.size, valid=spec.valid_mask(), pattern=spec.pattern)
+    except BoardNotFound:
+        return None
+
+
+def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, float | int]:
+    visible_total = correct = misread = exact = 0
+    tp = fp = fn = 0
+    for i in range(boards):
+        colours = rng.choice([("red", "black"), ("red", "grey")])
+        spec = BoardSpec.twixt(colours=colours)
+        pegs, links = random_twixt_position(rng, rng.randint(0, 200))
+        texture, truth = render_board_texture("twixt", pegs, links, colours, style=rng.randrange(4))
+        cam = random_camera(rng, width, height)
+        hands = random_hands(rng, truth.geometry.board_mm, rng.choice([0, 1, 1, 2]))
+        clear = render_board_scene(texture, truth, cam, seed=i)
+        scene = render_board_scene(texture, truth, cam, hands, seed=i)
+        pitch = truth.geometry.pitch_mm
+        near = scene.covered(1.0 * pitch) & spec.valid_mask()
+        visible = spec.valid_mask() & ~near
+        visible_total += int(visible.sum())
+        loc = _locate(clear.image, spec)
+        if loc is None:
+            fn += sum(1 for r1, c1, r2, c2 in links if visible[r1, c1] and visible[r2, c2])
+            continue
+        reading = BoardReader(spec, loc).read(scene.image)
+        ok = reading.matrix == truth.pegs
+        correct += int((ok & visible).sum())
+        misread += int((near & (reading.matrix >= 0) & ~ok).sum())
+        true_links = set(truth.links)
+        seen = set(reading.links)
+        vis_links = {lk for lk in true_links if visible[lk[0], lk[1]] and visible[lk[2], lk[3]]}
+        tp += len(seen & true_links)
+        fp += len(seen - true_links)
+        fn += len(vis_links - seen)
+        if (ok | ~visible).all() and not (seen - true_links) and vis_links <= seen:
+            exact += 1
+    return {
+        "boards": boards,
+        "hole_accuracy": rounded(correct / max(visible_total, 1), 6),
+        "board_exact_rate": rounded(exact / max(boards, 1)),
+        "link_precision": rounded(tp / max(tp + fp, 1), 5),
+        "link_recall": rounded(tp / max(tp + fn, 1), 5),
+        "misread_under_hands": misread,
+    }
+
+
+def _go_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, float | int]:
+    spec = BoardSpec.go()
+    total = correct = 0
+    for i in range(boards):
+        stones = random_go_position(rng, rng.randint(0, 250))
+        texture, truth = render_board_texture("go", stones, style=rng.randrange(3))
+        scene = render_board_scene(texture, truth, random_camera(rng, width, height), seed=500 + i)
+        total += spec.size * spec.size
+        loc = _locate(scene.image, spec)
+        if loc is None:
+            continue
+        reading = BoardReader(spec, loc).read(scene.image)
+        correct += int((reading.matrix == truth.pegs).sum())
+    return {"boards": boards, "point_accuracy": rounded(correct / max(total, 1), 6)}
+
+
+def _video_game(
+    rng: random.Random, moves: int
+) -> list[tuple[tuple[int, int], list[tuple[int, int, int, int]]]]:
+    """A legal game of ``moves`` pegs: each (row, col) with the links the mover adds."""
+    game = make_game("twixt", ("Red", "Black"), "standard", {"pie": False})
+    state = game.initial_state()
+    out = []
+    for k in range(moves):
+        seat = k % 2
+        colour = state.colour_of(seat)
+        free = game.free_holes(state, colour)
+        # Play near the middle and near own pegs, as players do, so links happen.
+        h = rng.choice(free)
+        x, y = game.board.xy(h)
+        state, ruling = game.apply(state, Place(seat, (x, y)))
+        assert ruling.applies, ruling
+        added = []
+        for lid in game.legal_links(state, colour):
+            a, b = game.board.link_ends(lid)
+            if h not in (a, b) or rng.random() < 0.2:
+                continue
+            (xa, ya), (xb, yb) = game.board.xy(a), game.board.xy(b)
+            state, ruling = game.apply(state, Link(seat, (xa, ya), (xb, yb)))
+            if ruling.applies:
+                lo, hi = sorted([(ya, xa), (yb, xb)])
+                added.append((lo[0], lo[1], hi[0], hi[1]))
+        out.append(((y, x), added))
+    return out
+
+
+def _video_suite(
+    rng: random.Random, moves: int, width: int, height: int, frames_per_move: int
+) -> dict[str, int]:
+    spec = BoardSpec.twixt()
+    game = _video_game(rng, moves)
+    cam = replace(random_camera(rng, width, height, max_tilt=30.0), jpeg=0)
+    pegs = np.zeros((24, 24), np.int8)
+    links: list[tuple[int, int, int, int]] = []
+    texture, truth = render_board_texture("twixt", pegs, links)
+    first = render_board_scene(texture, truth, cam, seed=0)
+    loc = _locate(first.image, spec)
+    if loc is None:
+        return {"moves": moves, "moves_exact": 0}
+    tracker = TwixtMoveTracker(BoardReader(spec, loc))
+    tracker.update(first.image)
+    expected = []
+    frame = 1
+    from referee.twixt.notation import hole_name
+
+    for k, ((r, c), added) in enumerate(game):
+        colour = 1 + k % 2
+        seat = rng.choice(["bottom", "top"] if colour == 1 else ["left", "right"])
+        pitch, margin = truth.geometry.pitch_mm, truth.geometry.margin_mm
+        target = (margin + c * pitch, margin + r * pitch)
+        expected.append(
+            " ".join(
+                [hole_name((c, r)), *(f"{hole_name((a[1], a[0]))}-{hole_name((a[3], a[2]))}" for a in added)]
+            )
+        )
+        old = (pegs.copy(), list(links))
+        pegs[r, c] = colour
+        links = sorted(links + added)
+        new_tex, new_truth = render_board_texture("twixt", pegs, links)
+        old_tex, old_truth = render_board_texture("twixt", old[0], old[1])
+        # The hand reaches in (board unchanged), places (board changed under it), leaves.
+        steps = max(frames_per_move - 2, 2)
+        for j in range(steps):
+            f = (j + 1) / (steps // 2 + 1) if j < steps // 2 else 1.0 - (j - steps // 2) / steps
+            tip = (
+                target[0] + (1 - f) * 120 * (1 if seat == "right" else -1 if seat == "left" else 0),
+                target[1] + (1 - f) * 120 * (1 if seat == "bottom" else -1 if seat == "top" else 0),
+            )
+            hand = HandSpec(seat, (tip[0] + 4, tip[1] + 4), 80.0, k % 5, k % 6)
+            tex, tr = (old_tex, old_truth) if j < steps // 2 else (new_tex, new_truth)
+            scene = render_board_scene(tex, tr, cam, [hand], seed=frame)
+            frame += 1
+            tracker.update(scene.image)
+        for _ in range(frames_per_move - steps):
+            scene = render_board_scene(new_tex, new_truth, cam, seed=frame)
+            frame += 1
+            tracker.update(scene.image)
+    got = tracker.moves
+    exact = sum(1 for a, b in zip(expected, got, strict=False) if a == b)
+    if len(got) != len(expected):
+        log.info("video: %d moves committed, %d played", len(got), len(expected))
+    return {"moves": moves, "moves_exact": exact if len(got) == len(expected) else min(exact, len(got))}
+
+
+def _speed_suite(rng: random.Random, repeat: int) -> dict[str, float]:
+    spec = BoardSpec.twixt()
+    pegs, links = random_twixt_position(rng, 120)
+    cam = CameraSpec(1920, 1080, tilt_deg=25.0, azimuth_deg=5.0, fill=0.85)
+    texture, truth = render_board_texture("twixt", pegs, links)
+    a = render_board_scene(texture, truth, cam, seed=1).image
+    free = np.argwhere((pegs == 0) & spec.valid_mask())
+    r, c = map(int, free[len(free) // 2])
+    pegs2 = pegs.copy()
+    pegs2[r, c] = 1
+    texture2, truth2 = render_board_texture("twixt", pegs2, links)
+    b = render_board_scene(texture2, truth2, cam, seed=2).image
+    loc = _locate(a, spec)
+    if loc is None:
+        return {"ms_full_read_1080p_median": float("nan"), "ms_incremental_median": float("nan")}
+    reader = BoardReader(spec, loc)
+    full, inc = [], []
+    for _k in range(repeat):
+        t0 = time.perf_counter()
+        reader.read(a)
+        full.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        reader.update(b)
+        inc.append((time.perf_counter() - t0) * 1000)
+    return {
+        "ms_full_read_1080p_median": rounded(median(full), 2),
+        "ms_incremental_median": rounded(median(inc), 2),
+    }
+
+
+def run(quick: bool, seed: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    if quick:
+        render = _render_suite(rng, 24, 1280, 720)
+        video = _video_suite(rng, 60, 960, 540, 5)
+        go = _go_suite(rng, 8, 1280, 720)
+        speed = _speed_suite(rng, 30)
+    else:
+        render = _render_suite(rng, 200, 1920, 1080)
+        video = _video_suite(rng, 60, 1280, 720, 8)
+        go = _go_suite(rng, 60, 1920, 1080)
+        speed = _speed_suite(rng, 200)
+    return {"render": render, "video": video, "go_render": go, "speed": speed}

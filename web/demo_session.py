@@ -66,11 +66,23 @@ def build_demo(
     fps: float = 15.0,
     speed: float = 1.0,
     on_truth: Callable[[float, float, Any], None] | None = None,
+    repeat: int = 1,
     **overrides: Any,
 ) -> AppContext:
+    """The demo's context. ``repeat`` > 1 plays scenarios of seeds ``seed, seed + 1, ...`` back
+    to back, each a new game (the benchmark's long run)."""
     scenario = load_scenario(game, seed)
     settings = demo_settings(scenario, game, **overrides)
-    source = scenario_source(scenario, fps, on_truth, speed)
+    restart: list[Callable[[], None]] = []
+
+    def scenarios() -> Any:
+        yield scenario
+        for k in range(1, repeat):
+            for hook in restart:
+                hook()
+            yield load_scenario(game, seed + k)
+
+    source = chained_source(scenarios, fps, on_truth, speed)
     if game == "twixt":
         from web.wiring import collaborators_for
 
@@ -105,4 +117,35 @@ def build_demo(
 
     if adapter is not None and not adapter.coop:
         adapter.on_spread = hand_over
+
+    def new_game() -> None:
+        pipeline.reset()
+        game_ = make_game("twinit", settings.players, settings.mode, settings.options)
+        live = LiveGame.open(game_, ctx.live.store, resume=False)
+        fresh = judge_adapter(judge)(live, settings)
+        fresh.on_spread = hand_over
+        ctx.session.switch(live, fresh)
+
+    restart.append(new_game)
     return ctx
+
+
+def chained_source(
+    scenarios: Callable[[], Any],
+    fps: float,
+    on_truth: Callable[[float, float, Any], None] | None,
+    speed: float,
+) -> Any:
+    """Scenarios played one after the other in real time, each from its own t = 0; the frames'
+    timestamps keep rising across them."""
+
+    def open_() -> Any:
+        offset = 0.0
+        for scenario in scenarios():
+            last = 0.0
+            for t, image in scenario_source(scenario, fps, on_truth, speed)():
+                last = t
+                yield offset + t, image
+            offset += last + 1.0 / fps
+
+    return open_

@@ -339,6 +339,7 @@ class LiveGame:
             "seconds": timer.seconds,
             "remaining": round(remaining, 3),
             "running": not timer.ended and remaining > 0,
+            "started_mono": round(timer.started_mono, 4),
             "ended": timer.ended,
         }
 

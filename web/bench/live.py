@@ -1,0 +1,402 @@
+"""``tableref bench live``: rendered scenarios played in real time through the whole app, measured
+from outside it (a separate server process, WebSocket and MJPEG clients).
+
+- slaps: every claim the scenario script makes, scored against the referee's ruling on the
+  script's own actions; latency runs from the first frame where both hands are down (truth) to
+  the ruling (or the question to the table) reaching a WebSocket client;
+- coop_timer: the countdown's start on the server clock against the first frame of the spread;
+- stream: MJPEG frames per second received at 1280x720 by one viewer, the server's CPU cores
+  meanwhile, then the same with 20 viewers;
+- memory: the server's resident size; growth compares the last minute with the second minute
+  (the full run lasts at least 10 minutes; ``--quick`` compares shorter windows and says so).
+
+Both processes read the same CLOCK_MONOTONIC (Linux), so times compare across them.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import math
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from web.bench.stats import median, percentile, rounded
+
+log = logging.getLogger(__name__)
+
+FULL_RUN_S = 600.0
+MATCH_S = 2.0
+"""A ruling counts for a scripted claim when its hands landed within this of the truth."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(port: int, path: str) -> Any:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as reply:
+        return json.loads(reply.read())
+
+
+def _start(
+    what: str, port: int, data: Path, seed: int, fps: float, repeat: int = 1, truth: Path | None = None
+) -> subprocess.Popen:
+    cmd = [
+        sys.executable,
+        "-m",
+        "web.bench.live_server",
+        what,
+        "--port",
+        str(port),
+        "--seed",
+        str(seed),
+        "--fps",
+        str(fps),
+        "--repeat",
+        str(repeat),
+        "--data",
+        str(data),
+    ]
+    if truth is not None:
+        cmd += ["--truth", str(truth)]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"the bench server stopped: {proc.stderr.read()[-2000:] if proc.stderr else ''}"
+            )
+        try:
+            _get(port, "/api/health")
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the bench server did not start in 120 s")
+
+
+class ProcWatch(threading.Thread):
+    """Samples a process's resident size and CPU time every ``period`` seconds."""
+
+    def __init__(self, pid: int, period: float = 0.5) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.period = pid, period
+        self.samples: list[tuple[float, float, float]] = []
+        """(mono, rss MB, cpu seconds)."""
+        self.stop = threading.Event()
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def read(self) -> tuple[float, float, float] | None:
+        try:
+            with open(f"/proc/{self.pid}/status") as f:
+                rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024.0
+            with open(f"/proc/{self.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu = (int(fields[11]) + int(fields[12])) / self.tick
+        except (OSError, StopIteration, IndexError, ValueError):
+            return None
+        return time.monotonic(), rss, cpu
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            sample = self.read()
+            if sample:
+                self.samples.append(sample)
+            self.stop.wait(self.period)
+
+    def cores(self, t0: float, t1: float) -> float:
+        inside = [s for s in self.samples if t0 <= s[0] <= t1]
+        if len(inside) < 2:
+            return math.nan
+        return (inside[-1][2] - inside[0][2]) / (inside[-1][0] - inside[0][0])
+
+
+@dataclass
+class WsRecorder(threading.Thread):
+    """A WebSocket viewer that notes when each ruling, question and timer message arrives."""
+
+    port: int
+    seen: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(daemon=True)
+        self.halt = threading.Event()
+        self.connected = threading.Event()
+
+    def run(self) -> None:
+        from websockets.sync.client import connect
+
+        with connect(f"ws://127.0.0.1:{self.port}/api/ws", max_size=None) as ws:
+            self.connected.set()
+            while not self.halt.is_set():
+                try:
+                    text = ws.recv(timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.monotonic()
+                if text.startswith('{"type": "vision"'):
+                    continue
+                msg = json.loads(text)
+                kind = msg.get("type")
+                if kind == "ruling":
+                    self.seen.append((now, {"type": kind, "entry": msg["entry"]}))
+                elif kind == "question":
+                    self.seen.append((now, {"type": kind, "question": msg["question"]}))
+                elif kind in ("timer", "timer_end"):
+                    self.seen.append((now, {"type": kind, "timer": msg["timer"]}))
+
+
+class MjpegViewer(threading.Thread):
+    """Reads the MJPEG stream and counts the frames received."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.port = port
+        self.times: list[float] = []
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn.request("GET", "/video.mjpg")
+        reply = conn.getresponse()
+        marker = b"--tablerefframe"
+        tail = b""
+        while not self.halt.is_set():
+            chunk = reply.read1(65536)
+            if not chunk:
+                break
+            data = tail + chunk
+            count = data.count(marker)
+            now = time.monotonic()
+            self.times.extend([now] * count)
+            tail = data[-len(marker) :]
+        conn.close()
+
+    def fps(self, t0: float, t1: float) -> float:
+        n = sum(1 for t in self.times if t0 <= t <= t1)
+        return n / (t1 - t0)
+
+
+def _scenario_truth(seeds: list[int]) -> list[dict[str, Any]]:
+    """Each scenario's scripted claims (time, expected verdict) and the spread's time."""
+    from referee.registry import make_game
+    from web.demo_session import demo_settings, load_scenario
+
+    out = []
+    for seed in seeds:
+        scenario = load_scenario("twinit", seed)
+        settings = demo_settings(scenario, "twinit")
+        game = make_game("twinit", settings.players, settings.mode, settings.options)
+        state = game.initial_state()
+        claims, spread = [], None
+        for item in scenario.actions:
+            action = item["action"]
+            if action.get("type") == "start":
+                spread = float(item["t"])
+                coop = make_game(
+                    "twinit",
+                    settings.players,
+                    "cooperative",
+                    {"cards": len(action.get("faces") or []), "seconds": settings.coop_seconds},
+                )
+                game, state = coop, coop.initial_state()
+            try:
+                parsed = game.parse_action(action)
+            except ValueError:
+                continue
+            state, ruling = game.apply(state, parsed)
+            if action.get("type") == "claim":
+                claims.append({"t": float(item["t"]), "verdict": item.get("verdict", ruling.verdict.value)})
+        out.append({"seed": seed, "claims": claims, "spread": spread, "duration": scenario.duration})
+    return out
+
+
+def _truth_frames(path: Path) -> list[list[tuple[float, float]]]:
+    """The rendered frames' (t, mono), split per scenario (t restarts at 0)."""
+    runs: list[list[tuple[float, float]]] = []
+    last = math.inf
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        if row["t"] < last:
+            runs.append([])
+        runs[-1].append((float(row["t"]), float(row["mono"])))
+        last = row["t"]
+    return runs
+
+
+def _mono_at(frames: list[tuple[float, float]], t: float) -> float | None:
+    for ft, mono in frames:
+        if ft >= t - 1e-6:
+            return mono
+    return None
+
+
+def _score(
+    truth: list[dict[str, Any]],
+    frames: list[list[tuple[float, float]]],
+    seen: list[tuple[float, dict[str, Any]]],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    events = []
+    for recv, msg in seen:
+        if msg["type"] == "ruling" and msg["entry"]["action"].get("type") == "claim":
+            ev = msg["entry"].get("evidence") or {}
+            if ev.get("answered"):
+                continue  # the table's answer to a question already counted
+            events.append(
+                {"recv": recv, "landed": ev.get("landed_mono"), "verdict": msg["entry"]["ruling"]["verdict"]}
+            )
+        elif msg["type"] == "question":
+            ev = msg["question"].get("evidence") or {}
+            events.append({"recv": recv, "landed": ev.get("landed_mono"), "verdict": "uncertain"})
+    used: set[int] = set()
+    total = correct = wrong = uncertain = missed = 0
+    latencies: list[float] = []
+    starts: list[float] = []
+    for run, frames_k in zip(truth, frames, strict=False):
+        for claim in run["claims"]:
+            total += 1
+            down = _mono_at(frames_k, claim["t"])
+            best = None
+            for i, ev in enumerate(events):
+                if i in used or ev["landed"] is None or down is None:
+                    continue
+                gap = abs(ev["landed"] - down)
+                if gap <= MATCH_S and (best is None or gap < abs(events[best]["landed"] - down)):
+                    best = i
+            if best is None:
+                missed += 1
+                continue
+            used.add(best)
+            ev = events[best]
+            latencies.append((ev["recv"] - down) * 1000.0)
+            if ev["verdict"] == "uncertain":
+                uncertain += 1
+            elif ev["verdict"] == claim["verdict"]:
+                correct += 1
+            else:
+                wrong += 1
+        if run["spread"] is not None:
+            spread = _mono_at(frames_k, run["spread"])
+            timers = [m["timer"]["started_mono"] for _, m in seen if m["type"] == "timer"]
+            if spread is not None and timers:
+                starts.append(min(abs(s - spread) for s in timers) * 1000.0)
+    slaps = {
+        "total": total,
+        "correct": correct,
+        "wrong": wrong,
+        "uncertain": uncertain,
+        "missed": missed,
+        "spurious": len(events) - len(used),
+        "latency_ms_p50": rounded(median(latencies), 1) if latencies else None,
+        "latency_ms_p95": rounded(percentile(latencies, 95), 1) if latencies else None,
+    }
+    coop = {"runs": len(starts), "start_error_ms_max": rounded(max(starts), 1) if starts else None}
+    return slaps, coop
+
+
+def _memory(watch: ProcWatch, quick: bool) -> dict[str, Any]:
+    samples = watch.samples
+    if not samples:
+        return {"rss_mb_peak": None, "rss_growth_pct": None}
+    t0, t_end = samples[0][0], samples[-1][0]
+    window = 60.0 if not quick else max(10.0, (t_end - t0) / 4)
+
+    def mean_rss(a: float, b: float) -> float:
+        inside = [s[1] for s in samples if a <= s[0] - t0 < b]
+        return sum(inside) / len(inside) if inside else math.nan
+
+    second = mean_rss(window, 2 * window)
+    last = mean_rss(t_end - t0 - window, t_end - t0 + 1)
+    growth = (last - second) / second * 100.0 if second == second and last == last else math.nan
+    return {
+        "rss_mb_peak": rounded(max(s[1] for s in samples), 1),
+        "rss_growth_pct": rounded(growth, 2) if growth == growth else None,
+        "window_s": rounded(window, 1),
+        "run_s": rounded(t_end - t0, 1),
+    }
+
+
+def _stream(seed: int, data: Path, seconds: float) -> dict[str, Any]:
+    port = _free_port()
+    proc = _start("stream", port, data / "stream", seed, 30.0)
+    watch = ProcWatch(proc.pid)
+    watch.start()
+    try:
+        one = MjpegViewer(port)
+        one.start()
+        time.sleep(3.0)
+        t0 = time.monotonic()
+        time.sleep(seconds)
+        t1 = time.monotonic()
+        fps_one = one.fps(t0, t1)
+        cores = watch.cores(t0, t1)
+        many = [MjpegViewer(port) for _ in range(19)]
+        for v in many:
+            v.start()
+        time.sleep(3.0)
+        t2 = time.monotonic()
+        time.sleep(seconds)
+        t3 = time.monotonic()
+        viewers = [one, *many]
+        rates = [v.fps(t2, t3) for v in viewers]
+        for v in viewers:
+            v.halt.set()
+    finally:
+        watch.stop.set()
+        proc.terminate()
+        proc.wait(10)
+    return {
+        "fps_720p": rounded(fps_one, 1),
+        "cpu_cores": rounded(cores, 2),
+        "viewers": len(rates),
+        "fps_with_viewers": rounded(median(rates), 1),
+        "fps_with_viewers_min": rounded(min(rates), 1),
+    }
+
+
+def run(quick: bool, seed: int) -> dict[str, Any]:
+    from web.demo_session import load_scenario
+
+    duration = float(load_scenario("twinit", seed).duration)
+    repeat = 1 if quick else max(1, math.ceil(FULL_RUN_S / duration))
+    with tempfile.TemporaryDirectory(prefix="tableref-bench-") as tmp:
+        data = Path(tmp)
+        truth_path = data / "truth.jsonl"
+        port = _free_port()
+        proc = _start("demo", port, data / "demo", seed, 15.0, repeat, truth_path)
+        watch = ProcWatch(proc.pid)
+        watch.start()
+        recorder = WsRecorder(port)
+        recorder.start()
+        recorder.connected.wait(10)
+        try:
+            deadline = time.monotonic() + duration * repeat * 2 + 120
+            while time.monotonic() < deadline:
+                if _get(port, "/api/health")["source"]["status"] == "ended":
+                    break
+                time.sleep(1.0)
+            time.sleep(2.0)
+        finally:
+            recorder.halt.set()
+            watch.stop.set()
+            proc.terminate()
+            proc.wait(10)
+        truth = _scenario_truth([seed + k for k in range(repeat)])
+        slaps, coop = _score(truth, _truth_frames(truth_path), recorder.seen)
+        memory = _memory(watch, quick)
+        stream = _stream(seed, data, 8.0 if quick else 20.0)
+    return {"slaps": slaps, "coop_timer": coop, "stream": stream, "memory": memory}

@@ -32,7 +32,7 @@ ALPHABET = 40
 def _face(rng: random.Random, state: TwinItState, alphabet: int = ALPHABET) -> str:
     seen = [f for _, f in singles(state) if f is not None]
     seen += [c.motif for held in state.captures for c in held if c.cards == 2]
-    if seen and rng.random() < 0.3:
+    if seen and rng.random() < 0.4:
         return rng.choice(seen)
     return f"twinit:p{rng.randrange(alphabet):03d}"
 
@@ -58,7 +58,7 @@ def sample(setup: Setup, state: TwinItState, rng: random.Random) -> Action | Non
         return _good_claim(setup, rng, rng.choice(found))
     if state.turn is not None:
         left = state.piles[state.turn].size - 1
-        top = _face(rng, state) if left > 0 and rng.random() < 0.9 else None
+        top = _face(rng, state) if left > 0 and rng.random() < 0.95 else None
         return Play(state.turn, _face(rng, state), top)
     if found:
         return _good_claim(setup, rng, rng.choice(found))

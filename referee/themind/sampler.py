@@ -14,8 +14,9 @@ from referee.themind.rules import Setup, seen_cards, star_floor, top_card
 from referee.themind.state import MindState
 from referee.themind.tables import HIGHEST, LOWEST
 
-ERROR_RATE = 0.15
-"""How often a play is not the lowest card on the table."""
+ERROR_RATE = 0.05
+"""How often a play is not the lowest card on the table, per level reached (it grows with the
+level, as in real play, and keeps random games short)."""
 STAR_RATE = 0.05
 """How often an available throwing star is used."""
 
@@ -40,7 +41,7 @@ def sample_action(setup: Setup, state: MindState, rng: random.Random) -> MindAct
             return Star(all_seats, tuple(next(it) if c else None for c in state.counts))
     holders = [s for s in all_seats if state.counts[s]]
     if setup.known:
-        if rng.random() < ERROR_RATE:
+        if rng.random() < ERROR_RATE * (1 + state.level):
             seat = rng.choice(holders)
         else:
             seat = min(holders, key=lambda s: state.hands[s][0])
@@ -55,7 +56,7 @@ def _unknown_normal(state: MindState, seat: int, rng: random.Random) -> MindActi
     top = top_card(state)
     seen = seen_cards(state)
     floor = star_floor(state, seat)
-    if top is not None and rng.random() < ERROR_RATE:
+    if top is not None and rng.random() < ERROR_RATE * (1 + state.level):
         below = [c for c in range(floor + 1, top) if c not in seen]
         if below:
             if rng.random() < 0.5:
@@ -93,6 +94,6 @@ def _invent_pile(state: MindState, rng: random.Random) -> tuple[int, ...]:
     pool = [c for c in range(LOWEST, HIGHEST + 1) if c not in seen]
     cards = sorted(rng.sample(pool, len(state.pile)))
     for i in range(len(cards) - 1):
-        if rng.random() < ERROR_RATE * 2:
+        if rng.random() < ERROR_RATE * (1 + state.level):
             cards[i], cards[i + 1] = cards[i + 1], cards[i]
     return tuple(cards)

@@ -416,7 +416,7 @@ def conflict(
     if face_up >= COPIES:
         return Reason(
             "all_face_up",
-            f"All three {number}s are already face up: this card cannot be a {number}.",
+            f"All three {number}s are already face up: this card cannot be {_a(number)}.",
             f"Les trois {number} sont déjà visibles : cette carte ne peut pas être un {number}.",
         )
     if found.value is not None:
@@ -425,7 +425,7 @@ def conflict(
         if found.seat is None:
             return Reason(
                 "contradicts_centre",
-                f"Centre card {found.index} was seen as a {found.value}; it cannot now be a {number}.",
+                f"Centre card {found.index} was seen as {_a(found.value)}; it cannot now be {_a(number)}.",
                 f"La carte {found.index} du centre a été vue : c'est un {found.value}, pas un {number}.",
             )
         assert isinstance(action, Ask)
@@ -441,8 +441,8 @@ def conflict(
             )
         return Reason(
             "contradicts_hand",
-            f"{who} showed a {found.value} at that end earlier and nothing was exchanged since: "
-            f"a {number} contradicts it. Check the card.",
+            f"{who} showed {_a(found.value)} at that end earlier and nothing was exchanged since: "
+            f"{_a(number)} contradicts it. Check the card.",
             f"{who} a déjà montré un {found.value} à cette extrémité, sans échange depuis : un {number} "
             "le contredit. Vérifiez la carte.",
         )
@@ -523,6 +523,7 @@ def _show(
     details: dict[str, object] = {"number": number, "revealed": [r.number for r in revealed]}
     if overridden is not None:
         details["confirmed_over"] = overridden.code
+    where_en, where_fr = _where(setup, action)
     first = revealed[0].number
     nxt = (state.turn + 1) % setup.n
     if number != first:
@@ -530,8 +531,8 @@ def _show(
         return (
             valid(
                 "turn_ends",
-                f"{number} differs from {first}: {player}'s turn ends and the cards go back.",
-                f"{number} diffère de {first} : le tour de {player} s'arrête et les cartes "
+                f"{number} ({where_en}) differs from {first}: {player}'s turn ends and the cards go back.",
+                f"{number} ({where_fr}) diffère de {first} : le tour de {player} s'arrête et les cartes "
                 "retournent à leur place.",
                 **details,
             ),
@@ -539,11 +540,11 @@ def _show(
         )
     if len(revealed) < COPIES:
         if len(revealed) == 1:
-            en = f"{player} reveals a {number}."
-            fr = f"{player} révèle un {number}."
+            en = f"{player} reveals {_a(number)} ({where_en})."
+            fr = f"{player} révèle un {number} ({where_fr})."
         else:
-            en = f"A second {number}: {player} may reveal a third card."
-            fr = f"Un deuxième {number} : {player} peut révéler une troisième carte."
+            en = f"A second {number} ({where_en}): {player} may reveal a third card."
+            fr = f"Un deuxième {number} ({where_fr}) : {player} peut révéler une troisième carte."
         return valid("revealed", en, fr, **details), state
     new = _take_trio(setup, state, action.player, number)
     won = winners(setup, new)
@@ -568,6 +569,23 @@ def _show(
         ),
         new,
     )
+
+
+def _a(number: int) -> str:
+    """``number`` with its English article: "a 5", "an 8", "an 11"."""
+    return f"an {number}" if number in (8, 11) else f"a {number}"
+
+
+def _where(setup: Setup, action: RevealCentre | Ask) -> tuple[str, str]:
+    """Where a revealed card came from, in English and French."""
+    if isinstance(action, RevealCentre):
+        return f"centre card {action.slot}", f"carte {action.slot} du centre"
+    if action.target == action.player:
+        own_en = "own smallest" if action.end == "smallest" else "own largest"
+        own_fr = "sa plus petite" if action.end == "smallest" else "sa plus grande"
+        return own_en, own_fr
+    who = setup.names[action.target]
+    return f"{who}'s {END_EN[action.end]}", f"la {END_FR[action.end]} de {who}"
 
 
 def _take_trio(setup: Setup, state: TrioState, seat: int, number: int) -> TrioState:

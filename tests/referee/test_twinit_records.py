@@ -188,3 +188,70 @@ def test_an_illegal_line_stops_a_replay_naming_it() -> None:
     lines.insert(3, json.dumps({"type": "play", "player": 2, "face": "twinit:zz"}))
     with pytest.raises(MalformedRecord, match="line 4: illegal action"):
         replay_text("\n".join(lines))
+
+
+def _random_action(rng: random.Random, g: TwinItGame, state: TwinItState) -> dict[str, Any]:
+    """Any well-formed action, legal or not, over cards that may or may not exist."""
+    n = g.num_players
+    face = f"twinit:p{rng.randrange(6):03d}"
+
+    def loc() -> dict[str, Any]:
+        kind = rng.choice(["table", "pile", "capture"])
+        if kind == "table":
+            return {"table": rng.randrange(state.next_id + 2)}
+        if kind == "pile":
+            return {"pile": rng.randrange(n)}
+        return {"capture": [rng.randrange(n), rng.randrange(3)]}
+
+    kind = rng.choice(["reveal", "reveal", "play", "claim", "claim", "claim", "tie", "end", "deal", "start"])
+    if kind == "reveal":
+        return (
+            {"type": "reveal", "player": rng.randrange(n), "face": face}
+            if rng.random() < 0.5
+            else {
+                "type": "reveal",
+                "card": rng.randrange(state.next_id + 1),
+                "face": face,
+            }
+        )
+    if kind == "play":
+        return {"type": "play", "player": rng.randrange(n), "face": face}
+    if kind == "claim":
+        cards = [loc() for _ in range(rng.choice([1, 2, 2, 2, 3]))]
+        obj: dict[str, Any] = {"type": "claim", "players": [rng.randrange(n) for _ in cards], "cards": cards}
+        if rng.random() < 0.2:
+            obj["beaten"] = [rng.randrange(n)]
+        if rng.random() < 0.2:
+            obj["forfeit"] = [rng.randrange(n), rng.randrange(2)]
+        if rng.random() < 0.2:
+            obj["at"] = rng.uniform(0, 80)
+        return obj
+    if kind == "tie":
+        return {"type": "tie", "players": [rng.randrange(n), rng.randrange(n)], "cards": [loc(), loc()]}
+    if kind == "deal":
+        return {"type": "deal", "piles": [rng.randrange(1, 12) for _ in range(n)], "first": 0}
+    if kind == "start":
+        return {"type": "start"}
+    return {"type": "end"}
+
+
+@pytest.mark.parametrize("config", TwinItGame.sample_configs(), ids=lambda c: f"{c.mode}-{len(c.players)}p")
+def test_any_well_formed_action_gets_a_ruling_and_never_breaks_the_state(config: Any) -> None:
+    g = TwinItGame(config)
+    rng = random.Random(11)
+    for _ in range(15):
+        state = g.initial_state()
+        for _ in range(60):
+            if rng.random() < 0.5:
+                action = g.sample_action(state, rng)
+                if action is None:
+                    break
+            else:
+                action = g.parse_action(_random_action(rng, g, state))
+            ruling = g.judge(state, action)
+            new, applied = g.apply(state, action)
+            assert applied == ruling and ruling.reason.en and ruling.reason.fr
+            if not ruling.applies:
+                assert new == state
+            assert g.check_state(new) == [], (g.action_to_json(action), g.check_state(new))
+            state = new

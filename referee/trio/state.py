@@ -106,6 +106,12 @@ def _slot_value(value: Any, what: str) -> int | None:
     return value
 
 
+def _number(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidState(f"trio state {what} holds {value!r}, expected an integer")
+    return value
+
+
 def state_from_json(obj: Mapping[str, JSON]) -> TrioState:
     """The state from JSON, structure checked (the rules are checked by the game)."""
     if not isinstance(obj, Mapping):
@@ -131,10 +137,9 @@ def state_from_json(obj: Mapping[str, JSON]) -> TrioState:
             for r in _list(obj["revealed"], "revealed")
         )
         trios = tuple(
-            tuple(_slot_value(n, "trio") or 0 for n in _list(t, "trios"))
-            for t in _list(obj["trios"], "trios")
+            tuple(_number(n, "trios") for n in _list(t, "trios")) for t in _list(obj["trios"], "trios")
         )
-        exchanges = tuple(_slot_value(t, "exchanges") or 0 for t in _list(obj["exchanges"], "exchanges"))
+        exchanges = tuple(_number(t, "exchanges") for t in _list(obj["exchanges"], "exchanges"))
         return TrioState(
             dealt=dealt,
             turn=_int(obj, "turn"),

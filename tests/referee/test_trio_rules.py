@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.errors import InvalidConfig, MalformedAction
+from referee.errors import InvalidConfig, InvalidState, MalformedAction
 from referee.trio.cards import linked, reaches_goal
 from referee.types import Verdict
 from tests.referee.test_trio_helpers import ask, centre, full_deal, play, trio
@@ -254,3 +254,23 @@ def test_judge_changes_nothing_and_states_round_trip() -> None:
     assert game.state_to_json(state) == before
     state, _ = play(game, state, centre(0, 0))
     assert game.state_from_json(game.state_to_json(state)) == state
+
+
+def test_legal_actions_with_hands_known_all_apply() -> None:
+    game, state = guided_game()
+    legal = game.legal_actions(state)
+    assert legal is not None and len(legal) == 6 + 6 * 2  # six centre cards, two ends of six hands
+    assert all(game.judge(state, a).applies for a in legal)
+    assert trio(4, hands="unknown").legal_actions(state) is None
+
+
+def test_a_broken_state_from_json_is_refused() -> None:
+    game, state = guided_game()
+    obj = game.state_to_json(state)
+    obj["hands"][0]["cards"] = [2, 2, 2, 2, 5]  # four 2s where three exist
+    with pytest.raises(InvalidState, match="more than three times"):
+        game.state_from_json(obj)
+    obj = game.state_to_json(state)
+    obj["exchanges"] = [None]
+    with pytest.raises(InvalidState):
+        game.state_from_json(obj)

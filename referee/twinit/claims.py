@@ -12,6 +12,7 @@ cards restarts play; so does a player who erred.
 from __future__ import annotations
 
 from referee.twinit.codec import loc_to_json
+from referee.twinit.evidence import covered_faces
 from referee.twinit.flow import Result, closed
 from referee.twinit.layout import (
     add_capture,
@@ -21,7 +22,6 @@ from referee.twinit.layout import (
     describe,
     describe_all,
     exists,
-    face_at,
     next_with_cards,
     singles,
     take,
@@ -30,7 +30,7 @@ from referee.twinit.layout import (
 from referee.twinit.options import TEAMS, Setup
 from referee.twinit.taboo import freed_by, is_taboo_for
 from referee.twinit.types import CAPTURE, PILE, Capture, Claim, Loc, Pile, Tie, TwinItState, evolve
-from referee.types import Reason, Ruling, Verdict, penalised, refused, valid
+from referee.types import penalised, refused, valid
 
 
 def _where(setup: Setup, state: TwinItState, cards: tuple[Loc, ...]) -> Result | None:
@@ -71,19 +71,6 @@ def _where(setup: Setup, state: TwinItState, cards: tuple[Loc, ...]) -> Result |
     return None
 
 
-def _unknown(setup: Setup, state: TwinItState, cards: tuple[Loc, ...]) -> Result | None:
-    unknown = [loc for loc in cards if face_at(state, loc) is None]
-    if not unknown:
-        return None
-    en, fr = describe_all(unknown, setup.players)
-    reason = Reason(
-        "face_unknown",
-        f"Face not known yet: {en}; the table decides.",
-        f"Face encore inconnue : {fr} ; la table décide.",
-    )
-    return Ruling(Verdict.UNCERTAIN, reason, False, {"unknown": [loc_to_json(x) for x in unknown]}), state
-
-
 def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
     if (shut := closed(state)) is not None:
         return shut
@@ -113,9 +100,9 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
             )
     elif a != b:
         return _not_one_side(setup, state, a, b)
-    if (unsure := _unknown(setup, state, action.cards)) is not None:
-        return unsure
-    faces = [face_at(state, loc) for loc in action.cards]
+    state, faces, unsure = covered_faces(setup, state, action.cards, action.faces)
+    if unsure is not None:
+        return unsure, state
     en, fr = describe_all(action.cards, names)
     if faces[0] != faces[1]:
         return _error(
@@ -305,9 +292,9 @@ def tie(setup: Setup, state: TwinItState, action: Tie) -> Result:
         ), state
     if (bad := _where(setup, state, action.cards)) is not None:
         return bad
-    if (unsure := _unknown(setup, state, action.cards)) is not None:
-        return unsure
-    faces = [face_at(state, loc) for loc in action.cards]
+    state, faces, unsure = covered_faces(setup, state, action.cards, action.faces)
+    if unsure is not None:
+        return unsure, state
     if faces[0] != faces[1]:
         return refused(
             "tie_not_pair",

@@ -73,6 +73,15 @@ class _Reader:
     def face_or_none(self, value: Any, what: str) -> str | None:
         return None if value is None else self.face(value, what)
 
+    def faces_of(self, count: int) -> tuple[str | None, ...] | None:
+        """The optional ``faces`` field: one face (or null) per covered card."""
+        value = self.obj.get("faces")
+        if value is None:
+            return None
+        if not isinstance(value, list) or len(value) != count:
+            raise self.fail(f"faces {value!r} is not one face (or null) per card ({count})")
+        return tuple(self.face_or_none(v, "face") for v in value)
+
     def seats(self, key: str) -> tuple[int, ...]:
         value = self.obj.get(key, [])
         if not isinstance(value, list):
@@ -159,14 +168,14 @@ def parse_action(obj: Mapping[str, Any], players: Sequence[str]) -> Action:
             if isinstance(at, bool) or not isinstance(at, int | float) or at < 0:
                 raise r.fail(f"at {at!r} is not a non-negative number of seconds")
             at = float(at)
-        return Claim(players_, cards, r.seats("beaten"), forfeit, at)
+        return Claim(players_, cards, r.seats("beaten"), forfeit, at, r.faces_of(len(cards)))
     if kind == "tie":
         r.get("players")
         players_ = r.seats("players")
         cards_raw = r.get("cards")
         if len(players_) != 2 or not isinstance(cards_raw, list) or len(cards_raw) != 2:
             raise r.fail("a tie names two players and two cards")
-        return Tie((players_[0], players_[1]), (r.loc(cards_raw[0]), r.loc(cards_raw[1])))
+        return Tie((players_[0], players_[1]), (r.loc(cards_raw[0]), r.loc(cards_raw[1])), r.faces_of(2))
     if kind == "end":
         return End()
     raise r.fail(f"unknown type {kind!r}: expected deal, start, reveal, play, claim, tie or end")
@@ -204,13 +213,18 @@ def action_to_json(action: Action) -> dict[str, JSON]:
             out["forfeit"] = [action.forfeit.key, action.forfeit.index]
         if action.at is not None:
             out["at"] = action.at
+        if action.faces is not None:
+            out["faces"] = list(action.faces)
         return out
     if isinstance(action, Tie):
-        return {
+        out = {
             "type": "tie",
             "players": list(action.players),
             "cards": [loc_to_json(c) for c in action.cards],
         }
+        if action.faces is not None:
+            out["faces"] = list(action.faces)
+        return out
     if isinstance(action, End):
         return {"type": "end"}
     raise TypeError(f"not a Twin It action: {action!r}")

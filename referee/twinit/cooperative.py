@@ -12,12 +12,12 @@ rules).
 
 from __future__ import annotations
 
-from referee.twinit.codec import loc_to_json
+from referee.twinit.evidence import covered_faces
 from referee.twinit.flow import Result, closed
-from referee.twinit.layout import add_capture, cap, cards_at, describe, describe_all, exists, face_at, take
+from referee.twinit.layout import add_capture, cap, cards_at, describe, exists, take
 from referee.twinit.options import COOP_COMPETITIVE, Level, Setup
 from referee.twinit.types import CAPTURE, TABLE, Capture, Claim, TwinItState, evolve
-from referee.types import Reason, Ruling, Verdict, refused, valid
+from referee.types import refused, valid
 
 
 def points(captures: tuple[Capture, ...]) -> int:
@@ -76,16 +76,9 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
             f"No stealing in the competitive minute: that pair belongs to {names[held[0].key]}.",
             f"Pas de vol dans la minute compétitive : cette paire appartient à {names[held[0].key]}.",
         ), state
-    unknown = [loc for loc in cards if face_at(state, loc) is None]
-    if unknown:
-        en, fr = describe_all(unknown, names)
-        reason = Reason(
-            "face_unknown",
-            f"Face not known yet: {en}; the table decides.",
-            f"Face encore inconnue : {fr} ; la table décide.",
-        )
-        return Ruling(Verdict.UNCERTAIN, reason, False, {"unknown": [loc_to_json(x) for x in unknown]}), state
-    faces = [face_at(state, loc) for loc in cards]
+    state, faces, unsure = covered_faces(setup, state, cards, action.faces)
+    if unsure is not None:
+        return unsure, state
     if len(set(faces)) != 1:
         shown = ", ".join(repr(f) for f in faces)
         return refused(

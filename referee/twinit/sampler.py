@@ -46,6 +46,12 @@ def sample(setup: Setup, state: TwinItState, rng: random.Random) -> Action | Non
         return _deal(setup, state, rng)
     unknown = pending(state)
     if unknown:
+        known = [(loc, face) for loc, face in singles(state) if face is not None]
+        if known and rng.random() < 0.2:
+            # The camera saw the covered unknown card as the claim landed: the claim carries it.
+            loc, face = rng.choice(known)
+            a, b = _two_players(setup, rng, opponents=False)
+            return Claim((a, b), (rng.choice(unknown), loc), faces=(face, face))
         return Reveal(rng.choice(unknown), _face(rng, state))
     found = matches(state)
     r = rng.random()

@@ -150,6 +150,9 @@ class Claim:
     """On an error, the capture the erring side gives up (default: the erring player's last)."""
     at: float | None = None
     """Cooperative modes: seconds since the start signal (a claim after the minute is refused)."""
+    faces: tuple[str | None, ...] | None = None
+    """The camera's view of each covered card when the hands landed (``None`` where not seen):
+    fills faces not known yet; one that contradicts a known face makes the ruling uncertain."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,8 @@ class Tie:
     """The two seats, in the order of ``cards``."""
     cards: tuple[Loc, Loc]
     """The two covered cards."""
+    faces: tuple[str | None, ...] | None = None
+    """The camera's view of each covered card, as in :class:`Claim`."""
 
 
 @dataclass(frozen=True)

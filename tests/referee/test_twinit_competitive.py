@@ -398,3 +398,30 @@ def test_a_player_may_complete_their_own_pair_into_a_triple() -> None:
     )
     assert ruling.reason.code == "triple_own" and state.captures[1] == (Capture(Y, 2), Capture(X, 3))
     assert g.scores(state)["captures"]["Ben"] == 2
+
+
+def test_a_claim_may_carry_the_cameras_view_of_the_covered_cards() -> None:
+    g = game()
+    state = run(g, {"type": "deal", "piles": [10, 10, 10], "first": 0, "tops": [X, None, Y]})
+    claim = {"type": "claim", "player": 2, "cards": [{"pile": 0}, {"pile": 1}]}
+    _, unsure = step(g, state, claim)
+    assert unsure.verdict is Verdict.UNCERTAIN and unsure.reason.code == "face_unknown"
+    # The camera saw Ben's top as X when the hands landed: the claim carries it.
+    state, ruling = step(g, state, {**claim, "faces": [None, X]})
+    assert ruling.reason.code == "pair" and state.captures[2] == (Capture(X, 2),)
+    # A view that contradicts a known face is left to the table.
+    state = run(
+        g, {"type": "reveal", "player": 0, "face": Z}, {"type": "reveal", "player": 1, "face": Z}, state=state
+    )
+    new, clash = step(g, state, {**claim, "faces": [W, Z]})
+    assert clash.verdict is Verdict.UNCERTAIN and clash.reason.code == "faces_disagree" and new is state
+    assert "la table décide" in clash.reason.fr
+
+
+def test_a_wrong_claim_carrying_faces_keeps_them() -> None:
+    g = game()
+    state = run(g, {"type": "deal", "piles": [10, 10, 10], "first": 0, "tops": [X, None, Y]})
+    state, ruling = step(
+        g, state, {"type": "claim", "player": 0, "cards": [{"pile": 0}, {"pile": 1}], "faces": [X, W]}
+    )
+    assert ruling.reason.code == "not_identical" and state.piles[1].top == W

@@ -201,6 +201,16 @@ def test_cooperative_level_from_the_threshold_table() -> None:
     assert after.reason.code == "game_over"
 
 
+def test_cooperative_claim_may_carry_the_faces_seen() -> None:
+    g = coop()
+    state = run(g, {"type": "start", "faces": FACES})
+    cards = [{"table": 7}, {"table": 8}]
+    state, ruling = step(
+        g, state, {"type": "claim", "player": 0, "cards": cards, "faces": [None, "twinit:v"]}
+    )
+    assert ruling.reason.code == "pair" and g.scores(state)["points"] == 1
+
+
 def test_cooperative_levels_are_configurable() -> None:
     levels = {"2": [{"min": 0, "fr": "Bof", "en": "Meh"}, {"min": 1, "fr": "Bravo", "en": "Well done"}]}
     g = coop(levels=levels)

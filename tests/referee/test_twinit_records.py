@@ -44,6 +44,8 @@ def game(
         {"type": "claim", "player": 0, "cards": [{"pile": 1}, {"pile": 2}], "forfeit": [0, 1]},
         {"type": "claim", "player": 0, "cards": [{"table": 1}, {"table": 2}, {"table": 3}], "at": 12.5},
         {"type": "tie", "players": [0, 2], "cards": [{"pile": 0}, {"table": 4}]},
+        {"type": "tie", "players": [0, 2], "cards": [{"pile": 0}, {"table": 4}], "faces": ["twinit:a", None]},
+        {"type": "claim", "player": 1, "cards": [{"pile": 0}, {"table": 4}], "faces": [None, "twinit:a"]},
         {"type": "end"},
     ],
 )
@@ -83,6 +85,10 @@ def test_players_may_be_named() -> None:
         ({"type": "claim", "player": 0, "cards": []}, "not a list of card locations"),
         ({"type": "claim", "player": 0, "cards": [{"pile": 0}, {"pile": 1}], "at": -1}, "seconds"),
         ({"type": "reveal", "face": "twinit:a"}, "either 'player'"),
+        (
+            {"type": "claim", "player": 0, "cards": [{"pile": 0}, {"pile": 1}], "faces": ["twinit:a"]},
+            "one face",
+        ),
         ({"type": "tie", "players": [0], "cards": [{"pile": 0}, {"pile": 1}]}, "two players and two cards"),
     ],
 )

@@ -232,8 +232,8 @@ def lattice_evidence(
         g = gray[yi, xi].astype(np.float32)
         sel &= g[0] <= g[1:].mean(0) + 12.0
     total = int(valid.sum()) if valid is not None else size * size
-    pos = int(((hole > cells + 3.0) & sel).sum())
-    neg = int(((cells > hole + 3.0) & sel).sum())
+    pos = int(((hole > 2.0 * cells + 5.0) & sel).sum())
+    neg = int(((cells > 2.0 * hole + 5.0) & sel).sum())
     # Points under a hand are flat (neither): they neither confirm nor refute the lattice.
     return pos / max(pos + neg, 0.5 * total, 1)
 

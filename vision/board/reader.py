@@ -153,6 +153,8 @@ class BoardReader:
         )
         self.prototypes = spec.prototypes()
         self._adapted = np.zeros(3, bool)
+        # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
+        self._outlier_scale = np.array([1.5 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
         self._build_maps()
         self._prev: _Features | None = None
@@ -260,7 +262,7 @@ class BoardReader:
         p = np.exp(z)
         p /= p.sum(-1, keepdims=True)
         conf = np.take_along_axis(p, label[..., None], -1)[..., 0]
-        limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL)
+        limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL) * self._outlier_scale
         # Distance to the nearest prototype in units of its outlier limit: >= 1 matches nothing.
         dmin = d.min(-1) / limit[label]
         return label.astype(np.int8), conf.astype(np.float32), dmin
@@ -410,7 +412,7 @@ class BoardReader:
         links = tuple(tuple(map(int, q)) for q in p[present])
         unsure = tuple(tuple(map(int, q)) for q in p[~present & ~absent])
         decided = present | absent
-        conf_each = np.where(present, votes / k, 1 - votes / k)
+        conf_each = 0.9 + 0.1 * np.abs(votes - k / 2) / (k / 2)
         link_conf = float(conf_each[decided].min()) if decided.any() else 1.0
         if unsure:
             link_conf = min(link_conf, 0.5)

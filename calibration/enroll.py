@@ -1,0 +1,174 @@
+"""Enrolling a real deck: store each face's reference and check the deck as a whole.
+
+The identity models live in ``vision``; this module takes them as arguments (anything with the
+methods below), so calibration stays below vision in the package arrows. The report lists the
+cards that could not be used and, for Twin It, which patterns appear 1, 2 or 3 times.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from calibration.deck import EnrolledDeck
+
+log = logging.getLogger(__name__)
+
+MIN_SIDE_PX = 24
+MIN_SHARPNESS = 4.0
+"""Variance of the Laplacian of the grey crop at 96 px: below it, the crop is too blurred."""
+
+
+class PatternJudgeLike(Protocol):
+    same_at: float
+
+    def signatures(self, crops: list[np.ndarray]) -> list[Any]: ...
+
+    def p_same_many(self, pairs: list[tuple[Any, Any]]) -> np.ndarray: ...
+
+
+class ReaderLike(Protocol):
+    def read_many(self, crops: list[np.ndarray], deck: str) -> list[Any]: ...
+
+    @staticmethod
+    def identity(reading: Any, deck: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class EnrollReport:
+    """What enrolment found."""
+
+    deck: str
+    cards: int
+    """Cards enrolled (readable or not)."""
+    unreadable: list[tuple[str, str]]
+    """(card id, why) of the cards that could not be used."""
+    groups: list[list[str]] = field(default_factory=list)
+    """Twin It: card ids showing the same pattern, one list per pattern."""
+    multiplicities: dict[str, int] = field(default_factory=dict)
+    """Twin It: how many patterns appear 1, 2, 3 or more times."""
+    uncertain_pairs: list[tuple[str, str, float]] = field(default_factory=list)
+    """Twin It: pairs the judge could not settle (p_same between its thresholds)."""
+    identities: dict[str, list[str]] = field(default_factory=dict)
+    """Number decks: identity -> card ids read as it."""
+    duplicates: list[str] = field(default_factory=list)
+    """Number decks: identities read on more than one card."""
+
+    def to_json(self) -> dict:
+        return {
+            "deck": self.deck,
+            "cards": self.cards,
+            "unreadable": [{"card": c, "why": w} for c, w in self.unreadable],
+            "groups": self.groups,
+            "multiplicities": self.multiplicities,
+            "uncertain_pairs": [{"a": a, "b": b, "p_same": round(p, 4)} for a, b, p in self.uncertain_pairs],
+            "identities": self.identities,
+            "duplicates": self.duplicates,
+        }
+
+
+def crop_problem(crop: np.ndarray) -> str:
+    """Why a crop cannot serve as a reference ("" when it can)."""
+    h, w = crop.shape[:2]
+    if min(h, w) < MIN_SIDE_PX:
+        return f"too small ({w}x{h} px, need {MIN_SIDE_PX})"
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    s = 96.0 / max(h, w)
+    grey = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    if float(grey.mean()) < 15 or float(grey.mean()) > 250:
+        return "too dark or too bright"
+    if float(cv2.Laplacian(grey, cv2.CV_32F).var()) < MIN_SHARPNESS:
+        return "too blurred"
+    return ""
+
+
+class _UnionFind:
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def union(self, i: int, j: int) -> None:
+        a, b = self.find(i), self.find(j)
+        if a != b:
+            self.parent[max(a, b)] = min(a, b)
+
+
+def enroll(
+    deck: EnrolledDeck, crops: Mapping[str, np.ndarray], judge: PatternJudgeLike | None = None,
+    reader: ReaderLike | None = None, missing: Mapping[str, str] | None = None,
+) -> EnrollReport:  # fmt: skip
+    """Store each crop as its card's reference (replacing an older one), save, and report.
+    ``missing`` maps card ids that have no image to the reason (they are listed as unreadable)."""
+    for cid, why in (missing or {}).items():
+        deck.put_missing(cid, why)
+    ids = list(crops)
+    readings: dict[str, Any] = {}
+    if deck.deck != "twinit" and reader is not None and ids:
+        usable = [i for i in ids if not crop_problem(crops[i])]
+        for cid, r in zip(usable, reader.read_many([crops[i] for i in usable], deck.deck), strict=True):
+            readings[cid] = r
+    for cid in ids:
+        problem = crop_problem(crops[cid])
+        reading = readings.get(cid)
+        if not problem and reading is not None and getattr(reading, "uncertain", False):
+            problem = f"uncertain read (confidence {reading.confidence:.3f})"
+        deck.put(cid, crops[cid], not problem, problem, reading.to_json() if reading is not None else None)
+    deck.save()
+    return report(deck, judge, reader)
+
+
+def report(
+    deck: EnrolledDeck, judge: PatternJudgeLike | None = None, reader: ReaderLike | None = None
+) -> EnrollReport:
+    """Check the whole enrolled deck (all its stored references)."""
+    unreadable = sorted((cid, c.problem) for cid, c in deck.cards.items() if not c.readable)
+    ok = deck.readable_ids()
+    if deck.deck == "twinit":
+        if judge is None or not ok:
+            return EnrollReport(deck.deck, len(deck.cards), unreadable)
+        sigs = judge.signatures([deck.reference(cid) for cid in ok])
+        pairs = [(i, j) for i in range(len(ok)) for j in range(i + 1, len(ok))]
+        p = judge.p_same_many([(sigs[i], sigs[j]) for i, j in pairs]) if pairs else np.zeros(0)
+        uf = _UnionFind(len(ok))
+        uncertain = []
+        lo = float(getattr(judge, "different_below", 0.5))
+        for (i, j), pij in zip(pairs, p, strict=True):
+            if pij >= judge.same_at:
+                uf.union(i, j)
+            elif pij >= lo:
+                uncertain.append((ok[i], ok[j], float(pij)))
+        members: dict[int, list[str]] = {}
+        for i, cid in enumerate(ok):
+            members.setdefault(uf.find(i), []).append(cid)
+        groups = sorted(members.values(), key=lambda g: (-len(g), g))
+        counts = Counter(min(len(g), 4) for g in groups)
+        mult = {"1": counts[1], "2": counts[2], "3": counts[3], "more": counts[4]}
+        return EnrollReport(deck.deck, len(deck.cards), unreadable, groups, mult, uncertain)
+    identities: dict[str, list[str]] = {}
+    for cid in ok:
+        r = deck.cards[cid].reading
+        if r is None:
+            continue
+        if r["kind"] == "bet":
+            ident = f"lineit:bet:+{r['number']}"
+        elif deck.deck == "lineit":
+            ident = f"lineit:{r['number']}:{r['colour']}"
+        else:
+            ident = f"{deck.deck}:{r['number']}"
+        identities.setdefault(ident, []).append(cid)
+    expected_copies = 3 if deck.deck == "trio" else 1
+    dups = sorted(
+        i for i, c in identities.items() if len(c) > (2 if i.startswith("lineit:bet") else expected_copies)
+    )
+    return EnrollReport(deck.deck, len(deck.cards), unreadable, identities=identities, duplicates=dups)

@@ -1,0 +1,110 @@
+"""Finding and reading rendered Twixt and Go boards; hands make holes abstain, never misread."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from calibration.board_finder import BoardNotFound, find_board
+from vision.board.reader import BoardReader
+from vision.board.spec import BoardSpec
+from vision.errors import InputError
+from vision.render.board import (
+    CameraSpec,
+    HandSpec,
+    random_go_position,
+    random_twixt_position,
+    render_board_scene,
+    render_board_texture,
+)
+
+CAM = CameraSpec(
+    960, 540, tilt_deg=25.0, azimuth_deg=10.0, roll_deg=3.0, gain=0.9, gradient=(0.2, -0.2), noise=2.0
+)
+
+
+def _twixt(seed: int, n: int, colours=("red", "black"), hands=(), cam=CAM):
+    pegs, links = random_twixt_position(random.Random(seed), n)
+    tex, truth = render_board_texture("twixt", pegs, links, colours, style=seed % 4)
+    return (
+        truth,
+        render_board_scene(tex, truth, cam, seed=seed),
+        render_board_scene(tex, truth, cam, hands, seed=seed),
+    )
+
+
+@pytest.mark.parametrize(("seed", "colours"), [(1, ("red", "black")), (2, ("red", "grey"))])
+def test_twixt_board_is_found_and_read_exactly(seed: int, colours: tuple[str, str]) -> None:
+    spec = BoardSpec.twixt(colours=colours)
+    truth, clear, _ = _twixt(seed, 90, colours)
+    loc = find_board(clear.image, 24, valid=spec.valid_mask())
+    assert loc.evidence > 0.9
+    assert np.abs(loc.holes_px() - clear.holes_px())[spec.valid_mask()].max() < 1.5
+    reading = BoardReader(spec, loc).read(clear.image)
+    assert (reading.matrix == truth.pegs).all()
+    assert set(reading.links) == set(truth.links)
+    assert reading.overall_confidence > 0.9
+
+
+def test_go_board_is_read_exactly() -> None:
+    spec = BoardSpec.go()
+    stones = random_go_position(random.Random(3), 150)
+    tex, truth = render_board_texture("go", stones)
+    scene = render_board_scene(tex, truth, CAM, seed=3)
+    loc = find_board(scene.image, 19, pattern="lines")
+    assert (BoardReader(spec, loc).read(scene.image).matrix == truth.pegs).all()
+
+
+def test_hand_covered_holes_abstain_and_are_never_misread() -> None:
+    spec = BoardSpec.twixt()
+    hand = HandSpec("bottom", (190.0, 200.0), 85.0, skin=1, sleeve=2)
+    truth, clear, covered = _twixt(4, 120, hands=[hand])
+    loc = find_board(clear.image, 24, valid=spec.valid_mask())
+    reading = BoardReader(spec, loc).read(covered.image)
+    under = covered.covered(0.35 * 15.0) & spec.valid_mask()
+    assert under.sum() > 20
+    assert (reading.matrix[under] < 0).all()
+    assert reading.hand_over_board
+    far = spec.valid_mask() & ~covered.covered(15.0)
+    assert (reading.matrix[far] == truth.pegs[far]).all()
+
+
+def test_incremental_read_reclassifies_only_changed_holes() -> None:
+    spec = BoardSpec.twixt()
+    pegs, links = random_twixt_position(random.Random(5), 40)
+    tex, truth = render_board_texture("twixt", pegs, links)
+    a = render_board_scene(tex, truth, CAM, seed=1).image
+    pegs2 = pegs.copy()
+    r, c = map(int, np.argwhere((pegs == 0) & spec.valid_mask())[100])
+    pegs2[r, c] = 2
+    tex2, truth2 = render_board_texture("twixt", pegs2, links)
+    b = render_board_scene(tex2, truth2, CAM, seed=2).image
+    reader = BoardReader(spec, find_board(a, 24, valid=spec.valid_mask()))
+    first = reader.update(a)
+    assert first.changed == 24 * 24
+    second = reader.update(b)
+    assert second.changed < 10
+    assert second.matrix[r, c] == 2
+    assert (second.matrix == pegs2).all()
+
+
+def test_no_board_is_reported_with_a_reason() -> None:
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 255, (360, 640, 3), dtype=np.uint8)
+    with pytest.raises(BoardNotFound, match="lattice|outline"):
+        find_board(noise, 24)
+
+
+def test_wrong_lattice_size_is_not_a_board() -> None:
+    spec = BoardSpec.twixt()
+    _truth, clear, _ = _twixt(6, 30)
+    with pytest.raises(BoardNotFound):
+        find_board(clear.image, 15, valid=None)
+    assert find_board(clear.image, 24, valid=spec.valid_mask()).evidence > 0.9
+
+
+def test_spec_rejects_bad_colours() -> None:
+    with pytest.raises(InputError, match="colour 'purple'"):
+        BoardSpec.twixt(colours=("red", "purple"))

@@ -93,7 +93,7 @@ def test_incremental_read_reclassifies_only_changed_holes() -> None:
 def test_no_board_is_reported_with_a_reason() -> None:
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 255, (360, 640, 3), dtype=np.uint8)
-    with pytest.raises(BoardNotFound, match="lattice|outline"):
+    with pytest.raises(BoardNotFound, match=r"lattice|outline"):
         find_board(noise, 24)
 
 

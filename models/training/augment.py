@@ -1,0 +1,142 @@
+"""A card face as the card finder would hand it over: a rectified crop from a camera frame.
+
+The face is set on a table, seen at low resolution, rectified from slightly wrong corners (residual
+perspective, a few degrees of rotation, table showing at the edges), under uneven light, shadow,
+glare, another white balance, blur, noise and JPEG. All randomness comes from the given generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class AugmentConfig:
+    min_px: int = 44
+    """Shortest crop side range in px (the card's size in the camera frame)."""
+    max_px: int = 120
+    corner_jitter: float = 0.035
+    """Corner error of the card finder, share of the card side."""
+    max_rotation_deg: float = 5.0
+    light: float = 1.0
+    """Strength of light effects (0: none)."""
+
+
+DEFAULT_AUG = AugmentConfig()
+
+_TABLES: dict[int, list[np.ndarray]] = {}
+
+
+def _table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A piece of table (plain cloth or wood stripes, with grain) of (h, w), float32."""
+    key = id(rng)
+    tables = _TABLES.setdefault(key, [])
+    if len(tables) < 24:
+        t = np.empty((256, 256, 3), np.float32)
+        t[:] = rng.integers(20, 200, size=3).astype(np.float32)
+        if rng.random() < 0.5:
+            phase = np.linspace(0, rng.uniform(4, 20), 256, dtype=np.float32)
+            t *= (0.85 + 0.15 * np.sin(phase))[None, :, None]
+        t += rng.normal(0, 6, size=(256, 256, 1)).astype(np.float32)
+        tables.append(t)
+    t = tables[int(rng.integers(len(tables)))]
+    if h > 256 or w > 256:
+        return cv2.resize(t, (w, h), interpolation=cv2.INTER_LINEAR)
+    y, x = int(rng.integers(257 - h)), int(rng.integers(257 - w))
+    return t[y : y + h, x : x + w].copy()
+
+
+def camera_crop(face: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig = DEFAULT_AUG) -> np.ndarray:
+    """A rectified camera crop of ``face`` (BGR uint8, upright), BGR uint8, same orientation."""
+    target = rng.uniform(cfg.min_px, cfg.max_px)
+    # Work at about 1.5 x the crop's resolution: the face as the camera sees it, on the table.
+    pre = min(1.0, 1.5 * target / min(face.shape[:2]))
+    if pre < 1.0:
+        face = cv2.resize(face, None, fx=pre, fy=pre, interpolation=cv2.INTER_AREA)
+    fh, fw = face.shape[:2]
+    pad = int(0.2 * max(fh, fw))
+    canvas = _table(rng, fh + 2 * pad, fw + 2 * pad)
+    # Rounded corners of the physical card show the table.
+    mask = np.zeros((fh, fw), np.uint8)
+    r = max(1, int(0.06 * min(fh, fw)))
+    cv2.rectangle(mask, (r, 0), (fw - 1 - r, fh - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (fw - 1, fh - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (fw - 1 - r, r), (fw - 1 - r, fh - 1 - r), (r, fh - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    region = canvas[pad : pad + fh, pad : pad + fw]
+    m = (mask > 0)[:, :, None]
+    region[:] = np.where(m, face.astype(np.float32), region)
+
+    scale = target / min(fh, fw)
+    out_w, out_h = max(8, round(fw * scale)), max(8, round(fh * scale))
+    corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float64)
+    centre = corners.mean(axis=0)
+    ang = np.radians(rng.uniform(-cfg.max_rotation_deg, cfg.max_rotation_deg))
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    src = (corners - centre) @ rot.T + centre
+    src += np.clip(
+        rng.normal(0, cfg.corner_jitter, size=(4, 2)), -2.5 * cfg.corner_jitter, 2.5 * cfg.corner_jitter
+    ) * min(fh, fw)
+    src += pad
+    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float64)
+    # Camera blur at the card's resolution, then the rectification.
+    blur_sigma = rng.uniform(0.0, 0.7) / scale
+    src_img = cv2.GaussianBlur(canvas, (0, 0), blur_sigma) if blur_sigma > 0.3 else canvas
+    hom = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    crop = cv2.warpPerspective(
+        src_img, hom, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    return _light(crop, rng, cfg.light)
+
+
+def _light(img: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
+    h, w = img.shape[:2]
+    xx = (np.arange(w, dtype=np.float32) / np.float32(w))[None, :]
+    yy = (np.arange(h, dtype=np.float32) / np.float32(h))[:, None]
+    s = strength
+    # White balance and exposure.
+    gains = np.exp(rng.normal(0, 0.1 * s, size=3)).astype(np.float32) * np.float32(
+        np.exp(rng.normal(0, 0.15 * s))
+    )
+    # Smooth light gradient.
+    gx, gy = (np.float32(v) for v in rng.normal(0, 0.18 * s, size=2))
+    field = 1.0 + gx * (xx - 0.5) + gy * (yy - 0.5)
+    # A soft shadow edge.
+    if rng.random() < 0.35 * s:
+        a = rng.uniform(0, 2 * np.pi)
+        d = (
+            np.float32(np.cos(a)) * (xx - 0.5)
+            + np.float32(np.sin(a)) * (yy - 0.5)
+            - np.float32(rng.uniform(-0.3, 0.3))
+        )
+        depth = np.float32(rng.uniform(0.2, 0.5))
+        field = field * (1.0 - depth / (1.0 + np.exp(-d * np.float32(rng.uniform(10, 40)))))
+    img = img * field[:, :, None].astype(np.float32) * gains[None, None, :]
+    # A glare spot.
+    if rng.random() < 0.35 * s:
+        cx, cy = (np.float32(v) for v in rng.uniform(0.1, 0.9, size=2))
+        sig = np.float32(rng.uniform(0.04, 0.12))
+        spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sig * sig))
+        img += np.float32(rng.uniform(30, 100)) * spot[:, :, None]
+    # Blur: focus or motion.
+    k = rng.random()
+    if k < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.3))
+    elif k < 0.4:
+        n = int(rng.integers(3, 6))
+        kernel = np.zeros((n, n), np.float32)
+        kernel[n // 2, :] = 1.0 / n
+        m = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        kernel = cv2.warpAffine(kernel, m, (n, n))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    img += rng.standard_normal(size=img.shape, dtype=np.float32) * np.float32(rng.uniform(0, 6 * s))
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.6:
+        q = int(rng.integers(40, 96))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out

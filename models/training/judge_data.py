@@ -1,0 +1,154 @@
+"""Pairs of camera crops for the judge: same pattern, random other pattern, near-duplicates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from models.preprocess import is_square, to_tensor, turns
+from models.training.augment import DEFAULT_AUG, AugmentConfig, camera_crop
+from models.training.decks import PatternDeck
+
+FACE_LONG_SIDE = 220
+"""Faces are shrunk to this long side once (crops are smaller still)."""
+
+
+class FaceCache:
+    """Faces of a deck, shrunk once."""
+
+    def __init__(self, deck: PatternDeck) -> None:
+        self.deck = deck
+        self._faces: dict[str, np.ndarray] = {}
+
+    def face(self, pattern: str) -> np.ndarray:
+        img = self._faces.get(pattern)
+        if img is None:
+            img = self.deck.image(pattern)
+            s = FACE_LONG_SIDE / max(img.shape[:2])
+            if s < 1:
+                img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            self._faces[pattern] = img
+        return img
+
+
+class PairSampler:
+    """Draws labelled pairs of network inputs. Positives share a turn; negatives get any turns."""
+
+    def __init__(
+        self, decks: Sequence[PatternDeck], size: int, seed: int, aug: AugmentConfig = DEFAULT_AUG,
+        mix: tuple[float, float, float] = (0.45, 0.3, 0.25),
+        fresh: float = 1.0,
+        pool_size: int = 4,
+    ) -> None:  # fmt: skip
+        if not decks:
+            raise ValueError("PairSampler needs at least one deck")
+        self.caches = [FaceCache(d) for d in decks]
+        self.size = size
+        self.rng = np.random.default_rng(seed)
+        self.aug = aug
+        self.mix = np.asarray(mix, np.float64) / sum(mix)
+        self.fresh = fresh
+        self.pool_size = pool_size
+        self._pools: dict[tuple[int, str], list[np.ndarray]] = {}
+
+    def _input(self, face: np.ndarray) -> np.ndarray:
+        crop = camera_crop(face, self.rng, self.aug)
+        return to_tensor(crop, self.size, self.size)
+
+    def _pooled_input(self, di: int, pattern: str) -> np.ndarray:
+        """A crop of the pattern: a fresh one with probability ``fresh``, else one made before
+        (pools of ``pool_size`` per pattern save most of the augmentation's cost)."""
+        key = (di, pattern)
+        pool = self._pools.setdefault(key, [])
+        if len(pool) < self.pool_size and (not pool or self.rng.random() < self.fresh):
+            x = self._input(self.caches[di].face(pattern)).astype(np.float16)
+            pool.append(x)
+        elif self.rng.random() < self.fresh:
+            x = self._input(self.caches[di].face(pattern)).astype(np.float16)
+            pool[int(self.rng.integers(len(pool)))] = x
+        else:
+            x = pool[int(self.rng.integers(len(pool)))]
+        return x.astype(np.float32)
+
+    def _pick_turn(self, x: np.ndarray, square: bool, k: int | None = None) -> np.ndarray:
+        options = turns(x, square)
+        return options[self.rng.integers(len(options)) if k is None else k % len(options)]
+
+    def pair(self) -> tuple[np.ndarray, np.ndarray, float, str, bool]:
+        """(input a, input b, label 1.0 same / 0.0 different, kind, square card)."""
+        cache = self.caches[self.rng.integers(len(self.caches))]
+        deck = cache.deck
+        kind = str(self.rng.choice(["same", "random", "hard"], p=self.mix))
+        if kind == "hard" and not deck.near_duplicates:
+            kind = "random"
+        if kind == "same":
+            p = deck.patterns[self.rng.integers(len(deck.patterns))]
+            a_face = b_face = cache.face(p)
+        elif kind == "random":
+            i, j = self.rng.choice(len(deck.patterns), size=2, replace=False)
+            a_face, b_face = cache.face(deck.patterns[i]), cache.face(deck.patterns[j])
+        else:
+            a, b, _ = deck.near_duplicates[self.rng.integers(len(deck.near_duplicates))]
+            if self.rng.random() < 0.5:
+                a, b = b, a
+            a_face, b_face = cache.face(a), cache.face(b)
+        square = is_square(a_face)
+        xa, xb = self._input(a_face), self._input(b_face)
+        if kind == "same":
+            k = int(self.rng.integers(4))
+            xa, xb = self._pick_turn(xa, square, k), self._pick_turn(xb, square, k)
+        else:
+            xa, xb = self._pick_turn(xa, square), self._pick_turn(xb, square)
+        return xa, xb, 1.0 if kind == "same" else 0.0, kind, square
+
+    def batch(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        pairs = [self.pair() for _ in range(n)]
+        xa = np.stack([p[0] for p in pairs])
+        xb = np.stack([p[1] for p in pairs])
+        y = np.asarray([p[2] for p in pairs], np.float32)
+        return xa, xb, y
+
+    def group_batch(self, n_patterns: int, per_pattern: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(inputs, pattern labels, near-duplicate partner matrix) for all-pairs training.
+
+        Half of the patterns come as near-duplicate couples (both members), the rest at random;
+        all crops of one pattern share a quarter turn, so same-pattern pairs are aligned as at
+        run time after the best turn is found. Labels are unique per (deck, pattern).
+        """
+        xs, labels = [], []
+        hard_pairs: list[tuple[int, int]] = []
+        chosen: list[tuple[int, str]] = []
+        seen: dict[tuple[int, str], int] = {}
+
+        def add(di: int, pattern: str) -> int:
+            key = (di, pattern)
+            if key not in seen:
+                seen[key] = len(chosen)
+                chosen.append(key)
+            return seen[key]
+
+        while len(chosen) < n_patterns:
+            di = int(self.rng.integers(len(self.caches)))
+            deck = self.caches[di].deck
+            if deck.near_duplicates and self.rng.random() < 0.5 and len(chosen) <= n_patterns - 2:
+                a, b, _ = deck.near_duplicates[self.rng.integers(len(deck.near_duplicates))]
+                hard_pairs.append((add(di, a), add(di, b)))
+            else:
+                add(di, deck.patterns[self.rng.integers(len(deck.patterns))])
+        for label, (di, pattern) in enumerate(chosen):
+            face = self.caches[di].face(pattern)
+            square = is_square(face)
+            k = int(self.rng.integers(4))
+            for _ in range(per_pattern):
+                xs.append(self._pick_turn(self._pooled_input(di, pattern), square, k))
+                labels.append(label)
+        hard = np.zeros((len(chosen), len(chosen)), bool)
+        for i, j in hard_pairs:
+            hard[i, j] = hard[j, i] = True
+        return np.stack(xs), np.asarray(labels), hard
+
+    def fixed_set(self, n: int) -> list[tuple[np.ndarray, np.ndarray, float, str, bool]]:
+        """``n`` pairs for evaluation (b at a random turn; the judge tries every turn)."""
+        return [self.pair() for _ in range(n)]

@@ -1,0 +1,103 @@
+"""Model cards: what a model is, how it was made, how well and how fast it works."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from models.files import ModelFiles, sha256
+
+BENCH_FILE = "identity_bench.json"
+"""The last ``tableref bench identity`` figures, with the sha256 of the models they measured."""
+
+
+def ms_per_crop(path: Path, shape: tuple[int, ...], batch: int, repeat: int = 200) -> float:
+    """Median ms per crop of one ONNX graph at ``batch`` on one thread."""
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    name = s.get_inputs()[0].name
+    x = np.zeros((batch, *shape), np.float32)
+    for _ in range(5):
+        s.run(None, {name: x})
+    times = []
+    for _ in range(max(5, repeat // batch)):
+        t0 = time.perf_counter()
+        s.run(None, {name: x})
+        times.append((time.perf_counter() - t0) * 1000 / batch)
+    return float(np.median(times))
+
+
+def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
+    folder = Path(folder)
+    meta = json.loads((folder / model.meta).read_text(encoding="utf-8"))
+    inp = meta["input"]
+    shape = (3, inp["height"], inp["width"])
+    first = folder / model.onnx[0]
+    ms1, ms32 = ms_per_crop(first, shape, 1), ms_per_crop(first, shape, 32)
+    lines = [f"# Model card: {model.name}", ""]
+    if model.name == "judge":
+        lines += [
+            "Twin It same-pattern judge. `judge_embed.onnx` turns a rectified card crop into a unit",
+            'signature; `judge_head.onnx` turns two signatures into the logit "same pattern". At run time',
+            "the second crop is tried at each symmetric turn (4 for a square card, 2 for an oblong one) and",
+            "the best logit is kept; "
+            f"`p_same = sigmoid({meta['platt'][0]:.4f} * logit + {meta['platt'][1]:.4f})`.",
+            f"Verdict: same if p_same >= {meta['thresholds']['same_at_or_above']:.6f}, different if",
+            f"p_same < {meta['thresholds']['different_below']:.6f}, else uncertain.",
+        ]
+    else:
+        lines += [
+            "Number and colour reader for The Mind, Trio and Line-it. `reader.onnx` gives logits of 103",
+            "number classes (1..100, bets +3/+4/+5) and of the colour classes (none, Line-it's 4 suits,",
+            "Trio's 12 colours); the deck masks the classes it cannot hold. Confidence = softmax(number) x",
+            f"softmax(colour) at temperature {meta['temperature']:.3f}; a read under",
+            f"{meta['confidence_threshold']:.6f} is uncertain.",
+        ]
+    lines += [
+        "",
+        "## Input",
+        f"BGR crop of one card, turned to portrait, resized to {inp['width']}x{inp['height']}, divided",
+        "by the 97th percentile of its brightest channel, minus 0.5, as (N, 3, H, W) float32",
+        "(`models/preprocess.py`).",
+        "",
+        "## Data recipe and seed",
+        f"Seed {meta['config']['seed']}. {meta['recipe']}",
+        "",
+        "Config: `" + json.dumps({k: v for k, v in meta["config"].items() if k != "aug"}) + "`",
+        "",
+        "Augmentation: `" + json.dumps(meta["config"]["aug"]) + "`",
+        "",
+        f"Rebuild: `{command}` ({meta['train_seconds']} s of training on this machine, 2 threads).",
+        "",
+        "## Size and speed",
+    ]
+    for name in model.onnx:
+        lines.append(f"- `{name}`: {(folder / name).stat().st_size} bytes, sha256 `{sha256(folder / name)}`")
+    lines += [
+        f"- `{model.onnx[0]}` per crop, one thread: {ms1:.3f} ms at batch 1, {ms32:.3f} ms at batch 32"
+        + (" (one turn; the judge embeds 4 turns of a square card)" if model.name == "judge" else ""),
+        "",
+        "## Held-out validation (calibration set)",
+        "`" + json.dumps(meta["validation"]) + "`",
+        "",
+        "## Benchmark (`tableref bench identity`)",
+    ]
+    bench_path = folder / BENCH_FILE
+    if bench_path.is_file():
+        bench = json.loads(bench_path.read_text(encoding="utf-8"))
+        same_models = all(bench.get("sha256", {}).get(n) == sha256(folder / n) for n in model.onnx)
+        if same_models:
+            lines.append("`" + json.dumps(bench["result"]) + "`")
+        else:
+            lines.append("The stored figures measured other model files: run the bench again.")
+    else:
+        lines.append("Not measured yet.")
+    path = folder / model.card
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

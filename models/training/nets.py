@@ -1,0 +1,75 @@
+"""The networks: a small conv embedder with a pair head (the judge) and a number/colour classifier."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+def trunk(widths: tuple[int, ...]) -> nn.Sequential:
+    """Stem at stride 2, then per width a stride-1 conv and (but for the last) a stride-2 conv."""
+    layers: list[nn.Module] = [conv_bn(3, widths[0], 2)]
+    cin = widths[0]
+    for i, w in enumerate(widths):
+        layers.append(conv_bn(cin, w, 1))
+        cin = w
+        if i < len(widths) - 1:
+            layers.append(conv_bn(cin, widths[i + 1], 2))
+            cin = widths[i + 1]
+    return nn.Sequential(*layers)
+
+
+class Embedder(nn.Module):
+    """(N, 3, S, S) crops -> (N, dim) unit-length signatures that keep where things are."""
+
+    def __init__(self, size: int = 64, widths: tuple[int, ...] = (16, 32, 48, 64), dim: int = 96) -> None:
+        super().__init__()
+        self.features = trunk(widths)
+        side = size // 2 ** len(widths)
+        self.fc = nn.Linear(widths[-1] * side * side, dim)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.features(x).flatten(1)
+        e = self.fc(f)
+        return e / e.norm(dim=1, keepdim=True).clamp_min(1e-6)
+
+
+class PairHead(nn.Module):
+    """Two signatures -> the logit that they show the same pattern."""
+
+    def __init__(self, dim: int = 96, hidden: int = 64) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(2 * dim, hidden), nn.ReLU(inplace=True), nn.Linear(hidden, 1))
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return self.net(torch.cat([(a - b).abs(), a * b], dim=1)).squeeze(1)
+
+
+class Reader(nn.Module):
+    """(N, 3, H, W) portrait crops -> (number logits, colour logits)."""
+
+    def __init__(
+        self,
+        size: tuple[int, int] = (64, 96),
+        widths: tuple[int, ...] = (16, 32, 48, 64),
+        n_numbers: int = 103,
+        n_colours: int = 5,
+    ) -> None:
+        super().__init__()
+        self.features = trunk(widths)
+        w, h = size
+        f = 2 ** len(widths)
+        flat = widths[-1] * (w // f) * (h // f)
+        self.fc = nn.Sequential(nn.Linear(flat, 128), nn.ReLU(inplace=True))
+        self.numbers = nn.Linear(128, n_numbers)
+        self.colours = nn.Linear(128, n_colours)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.fc(self.features(x).flatten(1))
+        return self.numbers(f), self.colours(f)

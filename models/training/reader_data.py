@@ -1,0 +1,82 @@
+"""Camera crops of number cards at any quarter turn, with their number and colour classes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from models.labels import COLOUR_CLASSES, parse_identity
+from models.preprocess import to_tensor
+from models.training.augment import DEFAULT_AUG, AugmentConfig, camera_crop
+from models.training.decks import NumberDeck
+
+FACE_LONG_SIDE = 240
+
+_ROTATIONS = (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)
+
+
+class NumberSampler:
+    """Draws (input, number class, colour class, deck name) from a list of decks."""
+
+    def __init__(
+        self,
+        decks: Sequence[NumberDeck],
+        width: int,
+        height: int,
+        seed: int,
+        aug: AugmentConfig = DEFAULT_AUG,
+        fresh: float = 1.0,
+        pool_size: int = 4,
+    ) -> None:
+        if not decks:
+            raise ValueError("NumberSampler needs at least one deck")
+        self.decks = list(decks)
+        self.width, self.height = width, height
+        self.rng = np.random.default_rng(seed)
+        self.aug = aug
+        self._faces: dict[tuple[int, str], np.ndarray] = {}
+        self.fresh = fresh
+        self.pool_size = pool_size
+        self._pools: dict[tuple[int, str], list[np.ndarray]] = {}
+
+    def face(self, i: int, identity: str) -> np.ndarray:
+        key = (i, identity)
+        img = self._faces.get(key)
+        if img is None:
+            img = self.decks[i].image(identity)
+            s = FACE_LONG_SIDE / max(img.shape[:2])
+            if s < 1:
+                img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            self._faces[key] = img
+        return img
+
+    def sample(
+        self, deck_index: int | None = None, identity: str | None = None
+    ) -> tuple[np.ndarray, int, int, str]:
+        i = int(self.rng.integers(len(self.decks))) if deck_index is None else deck_index
+        deck = self.decks[i]
+        ident = deck.identities[self.rng.integers(len(deck.identities))] if identity is None else identity
+        name, number_cls, colour = parse_identity(ident)
+        pool = self._pools.setdefault((i, ident), [])
+        if len(pool) < self.pool_size and (not pool or self.rng.random() < self.fresh):
+            crop = camera_crop(self.face(i, ident), self.rng, self.aug)
+            pool.append(crop)
+        elif self.rng.random() < self.fresh:
+            crop = camera_crop(self.face(i, ident), self.rng, self.aug)
+            pool[int(self.rng.integers(len(pool)))] = crop
+        else:
+            crop = pool[int(self.rng.integers(len(pool)))]
+        rot = _ROTATIONS[int(self.rng.integers(4))]
+        if rot is not None:
+            crop = cv2.rotate(crop, rot)
+        return to_tensor(crop, self.width, self.height), number_cls, COLOUR_CLASSES.index(colour), name
+
+    def batch(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        items = [self.sample() for _ in range(n)]
+        return (
+            np.stack([it[0] for it in items]),
+            np.asarray([it[1] for it in items], np.int64),
+            np.asarray([it[2] for it in items], np.int64),
+        )

@@ -1,0 +1,112 @@
+"""The Twin It same-pattern judge: do two rectified card crops show the identical pattern?
+
+Each crop becomes a signature (one per symmetric turn of the card: 4 for a square card, 2 for an
+oblong one). Two crops are compared at every turn of the second and the best match counts, so the
+answer does not depend on how the cards lie. A calibrated ``p_same`` and two thresholds, sized on
+held-out decks so that confident wrong answers stay rare, give "same", "different" or "uncertain".
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from models.files import JUDGE
+from models.preprocess import check_crop, is_square, to_tensor, turns
+from vision.errors import InputError
+from vision.identity.sessions import open_model
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The judge's answer for one pair of crops."""
+
+    verdict: str
+    """``"same"``, ``"different"`` or ``"uncertain"``."""
+    p_same: float
+    """Calibrated probability that both crops show the same pattern."""
+
+
+@dataclass(frozen=True, eq=False)
+class Signature:
+    """One crop's signatures at each symmetric turn, (turns, dim) float32."""
+
+    turns: np.ndarray
+    square: bool
+
+
+class PatternJudge:
+    """Loads the judge once; ``compare`` two crops or ``signature`` crops and compare those."""
+
+    def __init__(self, model_dir: Path | None = None, threads: int = 1) -> None:
+        self.meta, (self._embed, self._head) = open_model(JUDGE, model_dir, threads)
+        self.size = int(self.meta["input"]["width"])
+        self.platt = tuple(float(v) for v in self.meta["platt"])
+        self.different_below = float(self.meta["thresholds"]["different_below"])
+        self.same_at = float(self.meta["thresholds"]["same_at_or_above"])
+
+    def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
+        try:
+            crop = check_crop(crop, what)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+        return to_tensor(crop, self.size, self.size), is_square(crop)
+
+    def signatures(self, crops: list[np.ndarray]) -> list[Signature]:
+        """Signatures of many crops in one batch."""
+        if not crops:
+            return []
+        inputs = [self._input(c, f"crop {i}") for i, c in enumerate(crops)]
+        stacks = [turns(x, sq) for x, sq in inputs]
+        flat = np.concatenate(stacks).astype(np.float32)
+        emb = self._embed.run(None, {"crops": flat})[0]
+        out, i = [], 0
+        for (_, sq), st in zip(inputs, stacks, strict=True):
+            out.append(Signature(emb[i : i + len(st)], sq))
+            i += len(st)
+        return out
+
+    def signature(self, crop: np.ndarray) -> Signature:
+        return self.signatures([crop])[0]
+
+    def logits(self, a: Signature, b: Signature) -> np.ndarray:
+        """Raw head logits of a (upright) against each turn of b."""
+        ea = np.repeat(a.turns[:1], len(b.turns), axis=0)
+        return self._head.run(None, {"a": ea, "b": b.turns})[0]
+
+    def p_same_many(self, pairs: list[tuple[Signature, Signature]]) -> np.ndarray:
+        """Calibrated p_same of many signature pairs in one head call."""
+        if not pairs:
+            return np.zeros(0)
+        ea = np.concatenate([np.repeat(a.turns[:1], len(b.turns), axis=0) for a, b in pairs])
+        eb = np.concatenate([b.turns for _, b in pairs])
+        z = self._head.run(None, {"a": ea, "b": eb})[0]
+        best, i = [], 0
+        for _, b in pairs:
+            best.append(z[i : i + len(b.turns)].max())
+            i += len(b.turns)
+        a_, b_ = self.platt
+        return 1.0 / (1.0 + np.exp(-np.clip(a_ * np.asarray(best, np.float64) + b_, -40, 40)))
+
+    def verdict(self, p_same: float) -> str:
+        if p_same >= self.same_at:
+            return "same"
+        if p_same < self.different_below:
+            return "different"
+        return "uncertain"
+
+    def judge_signatures(self, a: Signature, b: Signature) -> Judgement:
+        if a.square != b.square:
+            return Judgement("different", 0.0)
+        p = float(self.p_same_many([(a, b)])[0])
+        return Judgement(self.verdict(p), round(p, 6))
+
+    def compare(self, crop_a: np.ndarray, crop_b: np.ndarray) -> Judgement:
+        """Same, different or uncertain, with the calibrated probability of "same"."""
+        a, b = self.signatures([crop_a, crop_b])
+        return self.judge_signatures(a, b)

@@ -1,0 +1,257 @@
+"""``tableref bench identity``: the judge and the reader on held-out renders and on real SET photos.
+
+render: Twin It decks (seeds and a style training never used): every pair of faces showing the
+same pattern, as many random different pairs, and every near-duplicate pair (several times in the
+full run); each card is its own camera crop (light, blur, finder error, any quarter turn). Number
+decks in their held-out style: every card at every quarter turn (one random turn in --quick).
+real: ../shared/realdata/set-crops: every pair of equal design_id and every pair differing in
+exactly one attribute; plus the cards that the card finder cuts from set-boards/ photos (matched to
+the labelled quads), paired the same way. Every accuracy counts "uncertain" as not correct.
+speed: the judge's whole per-crop cost (preprocessing and every turn), one thread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from itertools import combinations
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.labels import parse_identity
+from models.training.augment import AugmentConfig, camera_crop
+from vision.identity import NumberReader, PatternJudge
+from vision.identity import render_decks as rd
+from web.bench.stats import median, rounded
+
+log = logging.getLogger(__name__)
+
+REALDATA = Path(__file__).resolve().parents[2].parent / "shared" / "realdata"
+ATTRIBUTES = ("count", "colour", "shading", "shape")
+
+
+def _verdict_stats(judge: PatternJudge, p: np.ndarray, same: np.ndarray) -> dict[str, np.ndarray]:
+    said_same = p >= judge.same_at
+    said_diff = p < judge.different_below
+    return {
+        "correct": np.where(same, said_same, said_diff),
+        "wrong": np.where(same, said_diff, said_same),
+        "uncertain": ~said_same & ~said_diff,
+    }
+
+
+def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    aug = AugmentConfig()
+    seeds = rd.TWINIT_BENCH_SEEDS[:1] if quick else rd.TWINIT_BENCH_SEEDS
+    hard_repeats = 1 if quick else 4
+    p_all, same_all, kind_all = [], [], []
+    for deck in rd.twinit_decks(seeds, rd.TWINIT_BENCH_STYLES):
+        faces = deck.faces
+        crops = []
+        for ident in faces:
+            crop = camera_crop(rd.shrink(deck.image(ident), 220), rng, aug)
+            crops.append(np.ascontiguousarray(np.rot90(crop, int(rng.integers(4)))))
+        sigs = judge.signatures(crops)
+        pairs, same, kinds = [], [], []
+        by_pattern: dict[str, list[int]] = {}
+        for i, ident in enumerate(faces):
+            by_pattern.setdefault(ident, []).append(i)
+        for idx in by_pattern.values():
+            for i, j in combinations(idx, 2):
+                pairs.append((i, j))
+                same.append(True)
+                kinds.append("same")
+        n_same = len(pairs)
+        while len(pairs) < 2 * n_same:
+            i, j = (int(v) for v in rng.integers(len(faces), size=2))
+            if faces[i] != faces[j]:
+                pairs.append((i, j))
+                same.append(False)
+                kinds.append("random")
+        hard_sigs = []
+        for _ in range(hard_repeats):
+            for a, b, _kind in deck.near_duplicates:
+                ca = camera_crop(rd.shrink(deck.image(a), 220), rng, aug)
+                cb = camera_crop(rd.shrink(deck.image(b), 220), rng, aug)
+                hard_sigs.append((ca, np.ascontiguousarray(np.rot90(cb, int(rng.integers(4))))))
+        flat = judge.signatures([c for pair in hard_sigs for c in pair])
+        sig_pairs = [(sigs[i], sigs[j]) for i, j in pairs]
+        sig_pairs += [(flat[2 * k], flat[2 * k + 1]) for k in range(len(hard_sigs))]
+        same += [False] * len(hard_sigs)
+        kinds += ["hard"] * len(hard_sigs)
+        p_all.append(judge.p_same_many(sig_pairs))
+        same_all += same
+        kind_all += kinds
+    p = np.concatenate(p_all)
+    same_arr = np.asarray(same_all)
+    kinds_arr = np.asarray(kind_all)
+    st = _verdict_stats(judge, p, same_arr)
+    out = {
+        "pairs": len(p),
+        "same_accuracy": rounded(np.mean(st["correct"][kinds_arr == "same"]), 5),
+        "different_accuracy": rounded(np.mean(st["correct"][kinds_arr == "random"]), 5),
+        "hard_negative_accuracy": rounded(np.mean(st["correct"][kinds_arr == "hard"]), 5),
+        "confident_wrong_rate": rounded(np.mean(st["wrong"]), 5),
+        "uncertain_rate": rounded(np.mean(st["uncertain"]), 5),
+    }
+    numbers, colours = {}, {}
+    rotations = (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    for deck in rd.number_decks(rd.NUMBER_BENCH_STYLES):
+        crops, truth = [], []
+        for ident in deck.identities:
+            copies = deck_copies(deck.deck, ident)
+            turns = [int(rng.integers(4))] if quick else [0, 1, 2, 3]
+            for _ in range(copies if not quick else 1):
+                for k in turns:
+                    crop = camera_crop(rd.shrink(deck.image(ident), 240), rng, aug)
+                    crops.append(crop if k == 0 else cv2.rotate(crop, rotations[k - 1]))
+                    truth.append(ident)
+        readings = reader.read_many(crops, deck.deck)
+        ok_number, ok_colour = [], []
+        for r, ident in zip(readings, truth, strict=True):
+            _, cls, colour = parse_identity(ident)
+            want_kind, want_number = ("bet", (3, 4, 5)[cls - 100]) if cls >= 100 else ("number", cls + 1)
+            sure = r.certain
+            ok_number.append(sure and r.kind == want_kind and r.number == want_number)
+            ok_colour.append(sure and (r.colour or "none") == colour)
+        numbers[deck.deck] = rounded(np.mean(ok_number), 5)
+        if deck.deck in ("trio", "lineit"):
+            colours[deck.deck] = rounded(np.mean(ok_colour), 5)
+    out["numbers"] = numbers
+    out["colours"] = colours
+    return out
+
+
+def deck_copies(deck: str, identity: str) -> int:
+    """How many copies of a face the real deck holds (Trio 3 of each, Line-it bets 2)."""
+    if deck == "trio":
+        return 3
+    if identity.startswith("lineit:bet"):
+        return 2
+    return 1
+
+
+def _design_pairs(designs: list[dict]) -> tuple[list[tuple[int, int]], list[bool]]:
+    """Pairs of equal design (True) and of designs differing in exactly one attribute (False)."""
+    pairs, same = [], []
+    for i, j in combinations(range(len(designs)), 2):
+        diff = sum(designs[i][a] != designs[j][a] for a in ATTRIBUTES)
+        if diff <= 1:
+            pairs.append((i, j))
+            same.append(diff == 0)
+    return pairs, same
+
+
+def _set_crops() -> tuple[list[np.ndarray], list[dict]]:
+    folder = REALDATA / "set-crops"
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
+    crops, designs = [], []
+    for name in sorted(labels):
+        obj = labels[name]["objects"][0]
+        img = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        crops.append(img)
+        designs.append({a: obj[a] for a in ATTRIBUTES})
+    return crops, designs
+
+
+def _board_crops() -> tuple[list[np.ndarray], list[dict], list[str]]:
+    """Crops the card finder cuts from set-boards photos, labelled by the quad they match."""
+    from vision.cards.finder import find_cards
+    from vision.cards.geometry import quad_iou
+    from vision.cards.rectify import rectify
+
+    folder = REALDATA / "set-boards"
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
+    crops, designs, photos = [], [], []
+    for name in sorted(labels):
+        img = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        objs = [o for o in labels[name]["objects"] if o.get("quad") is not None]
+        for det in find_cards(img):
+            quad = np.asarray(det.quad, np.float32)
+            best, best_iou = None, 0.0
+            for o in objs:
+                iou = quad_iou(quad, np.asarray(o["quad"], np.float32))
+                if iou > best_iou:
+                    best, best_iou = o, iou
+            if best is None or best_iou < 0.85:
+                continue
+            crops.append(rectify(img, quad))
+            designs.append({a: best[a] for a in ATTRIBUTES})
+            photos.append(name)
+    return crops, designs, photos
+
+
+def _real_part(judge: PatternJudge) -> dict:
+    crops, designs = _set_crops()
+    sigs = judge.signatures(crops)
+    pairs, same = _design_pairs(designs)
+    p = [judge.p_same_many([(sigs[i], sigs[j]) for i, j in pairs])]
+    same_all = list(same)
+    finder_pairs = 0
+    try:
+        bcrops, bdesigns, photos = _board_crops()
+    except ImportError as exc:  # the card finder is another package; say so rather than fail
+        log.warning("set-boards part skipped: card finder unavailable (%s)", exc)
+        bcrops, bdesigns, photos = [], [], []
+    if bcrops:
+        bsigs = judge.signatures(bcrops)
+        bpairs, bsame = _design_pairs(bdesigns)
+        keep = [(k, pr) for k, pr in enumerate(bpairs) if photos[pr[0]] != photos[pr[1]] or not bsame[k]]
+        p.append(judge.p_same_many([(bsigs[i], bsigs[j]) for _, (i, j) in keep]))
+        same_all += [bsame[k] for k, _ in keep]
+        finder_pairs = len(keep)
+    parr = np.concatenate(p)
+    same_arr = np.asarray(same_all)
+    st = _verdict_stats(judge, parr, same_arr)
+    return {
+        "pairs": len(parr),
+        "same_accuracy": rounded(np.mean(st["correct"][same_arr]), 5),
+        "one_attribute_accuracy": rounded(np.mean(st["correct"][~same_arr]), 5),
+        "confident_wrong_rate": rounded(np.mean(st["wrong"]), 5),
+        "uncertain_rate": rounded(np.mean(st["uncertain"]), 5),
+        "_finder_pairs": finder_pairs,
+    }
+
+
+def _speed(judge: PatternJudge, quick: bool, seed: int) -> dict:
+    rng = np.random.default_rng(seed + 1)
+    deck = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    crops = [
+        camera_crop(rd.shrink(deck.image(p), 220), rng, AugmentConfig(min_px=150, max_px=200))
+        for p in deck.patterns[:32]
+    ]
+    one = PatternJudge(threads=1)
+    for c in crops[:4]:
+        one.signature(c)
+    reps = 100 if quick else 400
+    t1 = []
+    for k in range(reps):
+        t0 = time.perf_counter()
+        one.signature(crops[k % len(crops)])
+        t1.append((time.perf_counter() - t0) * 1000)
+    t32 = []
+    for _ in range(max(5, reps // 20)):
+        t0 = time.perf_counter()
+        one.signatures(crops)
+        t32.append((time.perf_counter() - t0) * 1000 / len(crops))
+    return {"ms_per_crop_batch1": rounded(median(t1), 4), "ms_per_crop_batch32": rounded(median(t32), 4)}
+
+
+def run(quick: bool, seed: int) -> dict:
+    judge = PatternJudge()
+    reader = NumberReader()
+    real = _real_part(judge)
+    real.pop("_finder_pairs")
+    return {
+        "render": _render_part(judge, reader, quick, seed),
+        "real": real,
+        "speed": _speed(judge, quick, seed),
+    }

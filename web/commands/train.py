@@ -1,0 +1,143 @@
+"""``tableref train judge|reader [--quick] [--tiny] [--out DIR] [--seed N]``: rebuild an identity model.
+
+Trains on rendered card faces (the renderer's decks plus procedural ones), seeded and
+deterministic, then writes the ONNX files, their settings JSON and the model card into ``models/``
+(or ``--out``). Needs the optional ``train`` extra (PyTorch on the CPU).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from models.files import MODEL_DIR, MODELS
+
+log = logging.getLogger(__name__)
+
+PROCEDURAL_TRAIN_SEEDS = tuple(range(1, 9))
+PROCEDURAL_VAL_SEEDS = (500, 501)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("model", choices=sorted(MODELS), help="which model to rebuild")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="a short run (a few minutes), same recipe")
+    size.add_argument("--tiny", action="store_true", help="seconds: a test that the whole script runs")
+    parser.add_argument("--out", type=Path, default=MODEL_DIR, help=f"output folder (default {MODEL_DIR})")
+    parser.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
+    parser.add_argument("--steps", type=int, default=None, help="override the number of training steps")
+    parser.add_argument(
+        "--card-only",
+        action="store_true",
+        help="only rewrite the model card from the files in --out (no training)",
+    )
+
+
+def _config_name(args: argparse.Namespace) -> str:
+    return "tiny" if args.tiny else "quick" if args.quick else "full"
+
+
+def judge_decks(config: str) -> tuple[list, list, str]:
+    """(training decks, validation decks, recipe text) of the judge."""
+    from models.training.patterns import ProceduralPatternDeck
+    from vision.identity import render_decks as rd
+
+    if config == "tiny":
+        train = [ProceduralPatternDeck(1, 6, 64), ProceduralPatternDeck(2, 6, 64, aspect=1.5)]
+        val = [ProceduralPatternDeck(500, 6, 64)]
+        return train, val, "tiny: 2 procedural decks of 6 patterns (+ near-duplicates)"
+    train = rd.twinit_decks(rd.TWINIT_TRAIN_SEEDS, rd.TWINIT_TRAIN_STYLES)
+    train += [
+        ProceduralPatternDeck(s, 60, 120, aspect=1.0 if s % 2 else 1.55) for s in PROCEDURAL_TRAIN_SEEDS
+    ]
+    val = rd.twinit_decks(rd.TWINIT_VAL_SEEDS, rd.TWINIT_TRAIN_STYLES)
+    val += [ProceduralPatternDeck(s, 60, 120, aspect=1.0 if s % 2 else 1.55) for s in PROCEDURAL_VAL_SEEDS]
+    recipe = (
+        f"renderer Twin It decks seeds {list(rd.TWINIT_TRAIN_SEEDS)} x styles {list(rd.TWINIT_TRAIN_STYLES)}"
+        f" (119 patterns, 30 near-duplicate pairs each) + procedural pattern decks seeds"
+        f" {list(PROCEDURAL_TRAIN_SEEDS)} (60 patterns + 20 near-duplicates; odd seeds square, even seeds"
+        f" 1:1.55 oblong); calibration on Twin It seeds {list(rd.TWINIT_VAL_SEEDS)} and procedural seeds"
+        f" {list(PROCEDURAL_VAL_SEEDS)}; bench on Twin It seeds {list(rd.TWINIT_BENCH_SEEDS)} in the held-out"
+        f" style {list(rd.TWINIT_BENCH_STYLES)}. Batches of 16 patterns x 3 crops (half of the patterns as"
+        " near-duplicate couples), every pair of crops in the batch scored;"
+        " each crop through models.training.augment.camera_crop (finder corner error, residual rotation,"
+        " light gradient, shadow, glare, white balance, blur, noise, JPEG)"
+    )
+    return train, val, recipe
+
+
+def reader_decks(config: str) -> tuple[list, list, str]:
+    from models.training.patterns import ProceduralNumberDeck
+    from vision.identity import render_decks as rd
+
+    if config == "tiny":
+        train = [ProceduralNumberDeck(d, 0, (48, 72)) for d in ("themind", "trio", "lineit")]
+        val = [ProceduralNumberDeck(d, 1, (48, 72)) for d in ("themind", "trio", "lineit")]
+        return train, val, "tiny: procedural number decks, style 0 (validation style 1)"
+    train = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
+    train += [ProceduralNumberDeck(d, s) for d in ("themind", "lineit") for s in range(3)]
+    val = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
+    recipe = (
+        f"renderer number decks in styles {rd.NUMBER_TRAIN_STYLES} + procedural OpenCV-font decks"
+        f" (The Mind, Line-it, 3 fonts); calibration on fresh crops of the training styles; bench on the"
+        f" held-out styles {rd.NUMBER_BENCH_STYLES}. Every crop through camera_crop, then a random"
+        " quarter turn"
+    )
+    return train, val, recipe
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("tableref train: error: PyTorch is missing: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    from models.training.model_card import write_card
+
+    config = _config_name(args)
+    t0 = time.perf_counter()
+    if args.card_only:
+        meta = json.loads((args.out / MODELS[args.model].meta).read_text(encoding="utf-8"))
+        command = meta.get("command", f"tableref train {args.model}")
+        path = write_card(MODELS[args.model], args.out, command)
+        sys.stdout.write(f"wrote {path}\n")
+        return 0
+    if args.model == "judge":
+        from models.training.train_judge import CONFIGS, train_judge
+
+        cfg = replace(CONFIGS[config], seed=args.seed)
+        if args.steps is not None:
+            cfg = replace(cfg, steps=args.steps)
+        train, val, recipe = judge_decks(config)
+        meta = train_judge(train, val, args.out, cfg, recipe)
+    else:
+        from models.training.train_reader import CONFIGS, train_reader
+
+        cfg = replace(CONFIGS[config], seed=args.seed)
+        if args.steps is not None:
+            cfg = replace(cfg, steps=args.steps)
+        train, val, recipe = reader_decks(config)
+        meta = train_reader(train, val, args.out, cfg, recipe)
+    command = f"tableref train {args.model}" + ("" if config == "full" else f" --{config}")
+    if args.seed:
+        command += f" --seed {args.seed}"
+    if args.steps is not None:
+        command += f" --steps {args.steps}"
+    meta_path = args.out / MODELS[args.model].meta
+    meta["command"] = command
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_card(MODELS[args.model], args.out, command)
+    summary = {
+        "model": args.model,
+        "config": config,
+        "validation": meta["validation"],
+        "seconds": round(time.perf_counter() - t0, 1),
+        "out": str(args.out),
+    }
+    sys.stdout.write(json.dumps(summary) + "\n")
+    return 0

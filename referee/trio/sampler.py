@@ -10,14 +10,16 @@ from __future__ import annotations
 import random
 
 from referee.trio.actions import Ask, Deal, Exchange, RevealCentre, TrioAction
-from referee.trio.cards import COPIES, NUMBERS, deal_sizes, deck, partners
-from referee.trio.rules import Setup, Target, conflict, target_of, winners
+from referee.trio.cards import COPIES, NUMBERS, deal_sizes, deck, partners, reaches_goal
+from referee.trio.rules import Setup, Target, collections, conflict, target_of, winners
 from referee.trio.state import TrioState
 
 MATCH_BIAS = 0.9
 """How often the sampler reveals a card equal to this turn's number when one is reachable."""
 FOCUS = 0.9
 """How often a turn starts on a number that shows at two reachable places."""
+GREED = 0.5
+"""How often a turn goes for a number that wins at once when one is reachable."""
 EXCHANGE_RATE = 0.4
 """How often an open exchange window is used."""
 
@@ -81,7 +83,9 @@ def _sample_reveal(setup: Setup, state: TrioState, rng: random.Random) -> TrioAc
         # Start on a number whose three cards can be reached one after the other.
         ready = _reachable_trios(state)
         if ready:
-            number = rng.choice(ready)
+            mine = next(t for seats, t in collections(setup, state) if state.turn in seats)
+            winning = [v for v in ready if reaches_goal((*mine, v), setup.goal)]
+            number = rng.choice(winning if winning and rng.random() < GREED else ready)
             action = rng.choice([a for a, f in candidates if f.value == number])
             return _with_number(action, number)
     if current is not None and rng.random() < MATCH_BIAS:

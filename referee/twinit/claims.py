@@ -95,8 +95,8 @@ def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
                 a,
                 "one_player_both",
                 f"{names[a]} covered both cards alone: in team mode two teammates must each cover one.",
-                f"{names[a]} a couvert les deux cartes seul : en équipe, deux coéquipiers doivent "
-                "couvrir chacun une carte.",
+                f"Les deux cartes sont sous les mains {de(names[a])} seulement : en équipe, deux "
+                "coéquipiers doivent couvrir chacun une carte.",
             )
     elif a != b:
         return _not_one_side(setup, state, a, b)
@@ -210,8 +210,8 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
         fr += f" Trois faces identiques étaient visibles : on retourne {t_fr}."
     if freed:
         bound = names[setup.opts.taboo_player]
-        en += f" {bound} is freed of the taboo motif {motif!r}."
-        fr += f" {bound} est libéré(e) du motif tabou {motif!r}."
+        en += f" The taboo motif {motif!r} no longer binds {bound}."
+        fr += f" Le motif tabou {motif!r} ne contraint plus {bound}."
     if chain:
         c_en = " and ".join(f"{names[s]}'s pile" for s in chain)
         c_fr = " et ".join(f"la pioche {de(names[s])}" for s in chain)

@@ -68,7 +68,7 @@ def test_one_player_covering_both_cards_is_a_team_error() -> None:
     state, ruling = step(g, state, {"type": "claim", "player": "Ben", "cards": [{"pile": 0}, {"pile": 2}]})
     assert ruling.verdict is Verdict.INVALID and ruling.applies and ruling.reason.code == "one_player_both"
     assert state.captures[1] == () and state.piles[1].size == size + 2
-    assert "seul" in ruling.reason.fr and state.turn == 1
+    assert "seulement" in ruling.reason.fr and state.turn == 1
 
 
 def test_team_error_takes_a_teammates_capture_when_the_player_has_none() -> None:

@@ -34,11 +34,11 @@ log = logging.getLogger(__name__)
 class FinderConfig:
     """Every threshold of the finder in one place."""
 
-    work_long: int = 960
+    work_long: int = 1280
     """Long side of the working copy, px."""
-    min_area_frac: float = 0.0015
+    min_area_frac: float = 0.0004
     """Smallest card, as a fraction of the image area."""
-    max_area_frac: float = 0.35
+    max_area_frac: float = 0.12
     """Largest card, as a fraction of the image area."""
     min_aspect: float = 0.38
     """Short / long side at least this (a 0.64 card seen at 35 degrees tilt stays above)."""
@@ -56,6 +56,8 @@ class FinderConfig:
     """Every side of a card has at least this fraction on an edge."""
     min_support: float = 0.7
     """The outline as a whole has at least this fraction on an edge."""
+    min_foreground: float = 0.25
+    """At least this fraction of a card is not table-coloured (or is card-white)."""
     refine: bool = True
     """Refine corners to subpixel on the full-resolution image."""
     min_confidence: float = 0.3
@@ -245,6 +247,32 @@ def _candidates(
     return out
 
 
+def _mask_candidates(
+    mask: np.ndarray, cut: np.ndarray, img_area: float, cfg: FinderConfig
+) -> list[tuple[np.ndarray, float]]:
+    """Candidates of a card mask: blobs split along edges, and whole blobs (a card's margin
+    can be cut by its own print)."""
+    carved = _fill_holes(cv2.bitwise_and(mask, cut))
+    out = _candidates(carved, img_area, cfg)
+    out += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg)]
+    return out
+
+
+def _fraction_inside(mask: np.ndarray, quad: np.ndarray) -> float:
+    """Fraction of the quad's pixels set in ``mask``."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    poly = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(poly, np.round(quad - np.float32([x0, y0])).astype(np.int32), 255)
+    total = cv2.countNonZero(poly)
+    if total == 0:
+        return 0.0
+    return cv2.countNonZero(cv2.bitwise_and(poly, mask[y0:y1, x0:x1])) / total
+
+
 def _contained(inner: np.ndarray, a_in: float, outer: np.ndarray, a_out: float) -> bool:
     """Whether ``inner`` lies (almost) wholly inside a quad at least ~1.4 times its area."""
     if a_in <= 0 or a_in > 0.7 * a_out:
@@ -267,7 +295,12 @@ def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, flo
         for j in range(n):
             if i != j:
                 inside[i, j] = _contained(cands[i][0], areas[i], cands[j][0], areas[j])
-    # Merged touching cards: two or more distinct card-sized quads inside, covering most of it.
+    # Cards on one table are alike in size: the typical size is the median of the quads that lie
+    # in no other (merged groups are few, prints and glare patches lie inside cards).
+    top = [i for i in range(n) if not inside[i].any()]
+    typical = float(np.median([areas[i] for i in top])) if top else 0.0
+    # A quad holding two or more distinct card-sized quads is either one card with big prints or
+    # touching cards merged: keep whichever is nearer the typical card size.
     spans_two = np.zeros(n, bool)
     for j in range(n):
         inner = [i for i in range(n) if inside[i, j] and areas[i] >= 0.15 * areas[j]]
@@ -275,7 +308,10 @@ def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, flo
         for i in sorted(inner, key=lambda i: -areas[i]):
             if all(_iou_fast(cands[i][0], areas[i], cands[k][0], areas[k]) < 0.5 for k in distinct):
                 distinct.append(i)
-        spans_two[j] = len(distinct) >= 2 and sum(areas[i] for i in distinct) >= 0.6 * areas[j]
+        if len(distinct) < 2 or typical <= 0:
+            continue
+        inner_size = float(np.mean([areas[i] for i in distinct]))
+        spans_two[j] = abs(np.log(inner_size / typical)) < abs(np.log(areas[j] / typical))
     keep = [i for i in range(n) if not spans_two[i]]
     # A blob inside a card (its print, a glare patch) is not a card.
     keep = [i for i in keep if not any(inside[i, j] for j in keep)]
@@ -327,27 +363,43 @@ def find_cards(
 
     mag, edges = colour_gradient(small)
     cut = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
-    cands: list[tuple[np.ndarray, float]] = []
-    masks = [card_mask(small, cfg, ref_long=max(h, w) * scale)]
+    white = cv2.morphologyEx(
+        card_mask(small, cfg, ref_long=max(h, w) * scale), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+    )
+    # (candidates, whether each must prove it is not table-coloured)
+    sources: list[tuple[list[tuple[np.ndarray, float]], bool]] = []
+    white_cands = _mask_candidates(white, cut, img_area, cfg)
+    # Bright cards on a darker table; but on a cloth with white checks, white is table colour.
+    bsz = max(2, int(0.03 * min(white.shape)))
+    band_white = float(
+        np.mean([white[:bsz].mean(), white[-bsz:].mean(), white[:, :bsz].mean(), white[:, -bsz:].mean()])
+        / 255
+    )
+    white_is_table = band_white > 0.25 or len(white_cands) > 80
+    sources.append((white_cands, white_is_table))
+    foreground = None
     if cfg.table_model:
-        masks.append(table_model_mask(small))
-    for mask in masks:
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        # Split cards that touch along the edges between them, then close the carved margins.
-        carved = _fill_holes(cv2.bitwise_and(mask, cut))
-        cands += _candidates(carved, img_area, cfg)
-        # Blobs the carving broke apart (a card's margin cut by its own print) come back whole
-        # from the uncarved mask.
-        cands += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg)]
+        # Not table-coloured: what a card must mostly be.
+        foreground = table_model_mask(small)
+        fg = cv2.morphologyEx(foreground, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        sources.append((_mask_candidates(fg, cut, img_area, cfg), True))
     if cfg.edge_loops:
         # Regions enclosed by edges (a card's outline, the gaps around touching cards).
-        cands += [(q, s * 0.9) for q, s in _candidates(cut, img_area, cfg, nested=True)]
+        sources.append(([(q, s * 0.9) for q, s in _candidates(cut, img_area, cfg, nested=True)], True))
     # Edge support: a card's outline lies on strong gradient all round.
     band = cv2.dilate(mag, np.ones((9, 9), np.uint8))
     supported = []
-    for q, s in cands:
-        sup = side_support(band, q, cfg.support_gradient)
-        if sup.min() >= cfg.min_side_support and sup.mean() >= cfg.min_support:
+    for cands, check_colour in sources:
+        for q, s in cands:
+            sup = side_support(band, q, cfg.support_gradient)
+            if sup.min() < cfg.min_side_support or sup.mean() < cfg.min_support:
+                continue
+            if (
+                check_colour
+                and foreground is not None
+                and _fraction_inside(foreground, q) < cfg.min_foreground
+            ):
+                continue
             supported.append((q, s * (0.5 + 0.5 * float(sup.mean()))))
     cands = _dedupe(supported)
 

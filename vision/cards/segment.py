@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 
 H_BINS, S_BINS, V_BINS = 18, 8, 8
-BAND = 0.08
+BAND = 0.03
 """Border band width, as a fraction of the image's short side."""
-TABLE_MASS = 0.97
+TABLE_MASS = 0.95
 """The most common colour bins holding this fraction of the band are the table."""
 
 

@@ -161,8 +161,8 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
     if not stolen:
         turned = [loc for loc, face in singles(new) if face == motif]
         new = turn_over(new, turned)
-    freed = freed_by(setup, new, claimer, motif) is not new
-    new = freed_by(setup, new, claimer, motif)
+    after_taboo = freed_by(setup, new, claimer, motif)
+    freed, new = after_taboo is not new, after_taboo
     chain = [loc.key for loc in action.cards if loc.kind == PILE and new.piles[loc.key].size > 0]
     new = _restart(new, claimer)
     total = sum(len(new.captures[s]) for s in setup.side(claimer))
@@ -243,8 +243,8 @@ def _error(
             f_en, f_fr = describe(forfeit, names)
             return refused(
                 "bad_forfeit",
-                f"{f_en} is not a capture of {names[erring]}'s side to give up.",
-                f"{f_fr} n'est pas une prise du camp {de(names[erring])} à rendre.",
+                f"{cap(f_en)} is not a capture of {names[erring]}'s side to give up.",
+                f"{cap(f_fr)} n'est pas une prise du camp {de(names[erring])} à rendre.",
             ), state
     else:
         for seat in (erring, *sorted(s for s in side if s != erring)):

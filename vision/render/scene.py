@@ -280,6 +280,7 @@ def render(spec: SceneSpec) -> tuple[np.ndarray, FrameTruth]:
         placed[i] = p
 
     # hands: shadow first, then the shaded hand; later hands lie over earlier ones
+    card_idmap = idmap.copy() if spec.hands else idmap  # who owns each pixel before the hands
     layers: list[HandLayer] = []
     for hand in spec.hands:
         if hand.seat not in SEATS:
@@ -309,11 +310,19 @@ def render(spec: SceneSpec) -> tuple[np.ndarray, FrameTruth]:
             seen = int(np.count_nonzero(idmap[p.y0 : p.y0 + mh, p.x0 : p.x0 + mw] == i))
         else:
             seen = 0
+        # a hand covers a card when it hides over half of what the cards on top leave of it
+        # (and they leave at least a fifth): a card deep in a pile is not "under the hand"
         covered_by: list[int] = []
-        for layer in layers:
-            if p.mask.size and _overlap(p, layer.x0, layer.y0, layer.mask) / full > 0.5:
-                covered_by.append(layer.hand.hand_id)
-                hand_covers[layer.hand.hand_id].append(card.card_id)
+        if layers and p.mask.size:
+            mh, mw = p.mask.shape
+            own = card_idmap[p.y0 : p.y0 + mh, p.x0 : p.x0 + mw] == i
+            n_own = int(np.count_nonzero(own))
+            if n_own >= 0.2 * full:
+                exposed = _Placed(p.x0, p.y0, own, full)
+                for layer in layers:
+                    if _overlap(exposed, layer.x0, layer.y0, layer.mask) / n_own > 0.5:
+                        covered_by.append(layer.hand.hand_id)
+                        hand_covers[layer.hand.hand_id].append(card.card_id)
         quad = cam.distort(cam.to_image(card_corners_mm(card))).astype(np.float32)
         cards_truth.append(
             CardTruth(

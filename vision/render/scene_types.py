@@ -188,7 +188,8 @@ class CardTruth:
     visible_fraction: float
     """0..1 of the card's area seen (after cards on top, hands, and the image border)."""
     covered_by_hands: tuple[int, ...]
-    """Hands that cover more than half of the card."""
+    """Hands that hide more than half of what other cards leave visible of this card (when they
+    leave at least a fifth of it: a card deep in a pile is not under a hand)."""
     face_up: bool
     z: int = 0
     style: int = 0
@@ -213,7 +214,7 @@ class HandTruth:
     seat: str
     """The image edge the arm enters from."""
     covers: tuple[int, ...]
-    """Card ids with more than half of their area under this hand."""
+    """Card ids this hand covers (see :attr:`CardTruth.covered_by_hands`)."""
     bbox: tuple[int, int, int, int]
     """x, y, width, height in image px (0 size when out of view)."""
     height_mm: float = 0.0

@@ -9,13 +9,13 @@ and the cards put face up); ``levels``: how many levels to play (default by play
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from referee.errors import InvalidConfig, InvalidState
 from referee.protocol import Game, GameConfig
 from referee.themind import actions as mind_actions
 from referee.themind import state as mind_state
-from referee.themind.actions import MindAction
+from referee.themind.actions import MindAction, PlayCard, Star
 from referee.themind.checks import check_state
 from referee.themind.rules import Setup, resolve
 from referee.themind.sampler import sample_action
@@ -86,6 +86,16 @@ class TheMindGame(Game[MindState, MindAction]):
 
     def action_to_json(self, action: MindAction) -> dict[str, JSON]:
         return mind_actions.action_to_json(action)
+
+    def legal_actions(self, state: MindState) -> Sequence[MindAction] | None:
+        """With the hands known, during a level: every card any player may put down (an error is a
+        legal move with its penalty) and the star when one is left."""
+        if not self.setup.known or state.phase != "play":
+            return None
+        options: list[MindAction] = [PlayCard(p, c) for p, hand in enumerate(state.hands) for c in hand]
+        if state.stars:
+            options.append(Star(tuple(range(self.num_players))))
+        return options
 
     def sample_action(self, state: MindState, rng: random.Random) -> MindAction | None:
         return sample_action(self.setup, state, rng)

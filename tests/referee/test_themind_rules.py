@@ -174,3 +174,12 @@ def test_only_malformed_input_raises_and_quotes_it() -> None:
         with pytest.raises(MalformedAction) as info:
             game.parse_action(bad)
         assert repr(bad) in str(info.value)
+
+
+def test_legal_actions_with_hands_known_all_apply() -> None:
+    game = mind(2)
+    state, _ = run(game, at_level(game, 2), deal([10, 40], [20, 30]))
+    legal = game.legal_actions(state)
+    assert legal is not None and len(legal) == 5  # four cards and the star
+    assert all(game.judge(state, a).applies for a in legal)
+    assert game.legal_actions(game.initial_state()) is None

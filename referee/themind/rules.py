@@ -15,6 +15,14 @@ from referee.themind.state import Discard, MindState, Play
 from referee.themind.tables import MAX_LIVES, MAX_STARS, REWARDS, blind_count, lives_lost
 from referee.types import JSON, Reason, Ruling, Verdict, refused
 
+VOWELS = set("AEIOUYÂÀÉÈÊËÎÏÔÖÛÙÜaeiouyâàéèêëîïôöûùü")
+
+
+def de(name: str) -> str:
+    """French "de" before a name: ``"de Ben"``, ``"d'Ana"``."""
+    return f"d'{name}" if name[:1] in VOWELS else f"de {name}"
+
+
 REWARD_FR = {"life": "une vie", "star": "une étoile de lancer"}
 REWARD_EN = {"life": "a life", "star": "a throwing star"}
 
@@ -360,7 +368,7 @@ def _play_unknown(setup: Setup, state: MindState, p: int, card: int) -> tuple[Ru
             "error_more",
             f"{who}'s {card} is lower than {top}: it belongs to the same error and is discarded face up "
             "(no further life lost).",
-            f"Le {card} de {who} est plus bas que le {top} : il relève de la même erreur et est défaussé "
+            f"Le {card} {de(who)} est plus bas que le {top} : il relève de la même erreur et est défaussé "
             "face visible (pas d'autre vie perdue).",
             {"card": card, "top": top},
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from referee.trio.actions import Ask, Deal, Exchange, RevealCentre, TrioAction
 from referee.trio.cards import COPIES, deal_sizes, deck, partners, reaches_goal, team_of
+from referee.trio.french import de
 from referee.trio.state import CentreCard, Hand, Reveal, TrioState
 from referee.types import Reason, Ruling, Verdict, refused, valid
 
@@ -309,7 +310,7 @@ def _reveal(setup: Setup, state: TrioState, action: RevealCentre | Ask) -> tuple
                 "not_your_turn",
                 f"It is {turn}'s turn, not {player}'s. A turn ends at the first different number, "
                 "and after a trio.",
-                f"C'est le tour de {turn}, pas de {player}. Un tour s'arrête au premier nombre "
+                f"C'est le tour {de(turn)}, pas {de(player)}. Un tour s'arrête au premier nombre "
                 "différent, et après un trio.",
             ),
             state,
@@ -386,7 +387,7 @@ def target_of(setup: Setup, state: TrioState, action: RevealCentre | Ask) -> Tar
         return refused(
             "hand_all_revealed",
             f"All of {target}'s cards are already face up this turn.",
-            f"Toutes les cartes de {target} sont déjà révélées ce tour-ci.",
+            f"Toutes les cartes {de(target)} sont déjà révélées ce tour-ci.",
         )
     index = free[0] if action.end == "smallest" else free[-1]
     value = hand.cards[index]
@@ -436,7 +437,7 @@ def conflict(
                 "not_that_card",
                 f"{who}'s {end_en} card is {found.value}, not {number}: only the smallest and the "
                 "largest card of a hand can be revealed, one's own hand included.",
-                f"La {end_fr} carte de {who} est un {found.value}, pas un {number} : seules la plus "
+                f"La {end_fr} carte {de(who)} est un {found.value}, pas un {number} : seules la plus "
                 "petite et la plus grande carte d'une main sont accessibles, la sienne comprise.",
             )
         return Reason(
@@ -455,14 +456,14 @@ def conflict(
                 "below_proved",
                 f"{who}'s {end_en} card cannot be {number}: earlier reveals proved it is at least "
                 f"{found.lower} (no exchange since).",
-                f"La {end_fr} carte de {who} ne peut pas être un {number} : les révélations précédentes "
+                f"La {end_fr} carte {de(who)} ne peut pas être un {number} : les révélations précédentes "
                 f"prouvent qu'elle vaut au moins {found.lower} (pas d'échange depuis).",
             )
         return Reason(
             "above_proved",
             f"{who}'s {end_en} card cannot be {number}: earlier reveals proved it is at most "
             f"{found.upper} (no exchange since).",
-            f"La {end_fr} carte de {who} ne peut pas être un {number} : les révélations précédentes "
+            f"La {end_fr} carte {de(who)} ne peut pas être un {number} : les révélations précédentes "
             f"prouvent qu'elle vaut au plus {found.upper} (pas d'échange depuis).",
         )
     if _count_known(state, number) >= COPIES:
@@ -532,7 +533,7 @@ def _show(
             valid(
                 "turn_ends",
                 f"{number} ({where_en}) differs from {first}: {player}'s turn ends and the cards go back.",
-                f"{number} ({where_fr}) diffère de {first} : le tour de {player} s'arrête et les cartes "
+                f"{number} ({where_fr}) diffère de {first} : le tour {de(player)} s'arrête et les cartes "
                 "retournent à leur place.",
                 **details,
             ),
@@ -585,7 +586,7 @@ def _where(setup: Setup, action: RevealCentre | Ask) -> tuple[str, str]:
         own_fr = "sa plus petite" if action.end == "smallest" else "sa plus grande"
         return own_en, own_fr
     who = setup.names[action.target]
-    return f"{who}'s {END_EN[action.end]}", f"la {END_FR[action.end]} de {who}"
+    return f"{who}'s {END_EN[action.end]}", f"la {END_FR[action.end]} {de(who)}"
 
 
 def _take_trio(setup: Setup, state: TrioState, seat: int, number: int) -> TrioState:

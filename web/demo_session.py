@@ -91,7 +91,7 @@ def build_demo(
 
     from vision.identity.judge import PatternJudge
     from vision.pipeline import TablePipeline
-    from web.adapters.twinit import TwinItAdapter, judge_adapter, judge_compare
+    from web.adapters.twinit import judge_adapter
 
     judge = PatternJudge()
     pipeline = TablePipeline()
@@ -103,13 +103,7 @@ def build_demo(
         options = {"cards": count, "seconds": settings.coop_seconds}
         coop_game = make_game("twinit", settings.players, "cooperative", options)
         live = LiveGame.open(coop_game, ctx.live.store, resume=False)
-        coop = TwinItAdapter(
-            live,
-            settings,
-            judge_compare(judge),
-            getattr(judge, "same_at", None),
-            getattr(judge, "different_below", None),
-        )
+        coop = judge_adapter(judge)(live, settings)
         coop.spread_hint = first_mono
         log.info("spread of %d cards: the cooperative minute starts", count)
         ctx.session.switch(live, coop)

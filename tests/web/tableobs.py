@@ -47,6 +47,20 @@ def cover(t: float, seat: str, track: int, hand: int = 1) -> HandEvent:
     return HandEvent(t, "covered", hand, Seat(seat), track)
 
 
+def hand_on(hand: int, seat: str, covered: TrackedCard) -> HandObservation:
+    """A hand reaching from ``seat``'s edge with its fingertips on ``covered``."""
+    cx, cy = (float(v) for v in covered.quad.mean(axis=0))
+    if seat == "bottom":
+        box = (int(cx - 30), int(cy - 10), 60, int(H - cy + 10))
+    elif seat == "top":
+        box = (int(cx - 30), 0, 60, int(cy + 10))
+    elif seat == "left":
+        box = (0, int(cy - 30), int(cx + 10), 60)
+    else:
+        box = (int(cx - 10), int(cy - 30), int(W - cx + 10), 60)
+    return HandObservation(hand, Seat(seat), (covered.track_id,), box)
+
+
 class Captured:
     """What the session hands an adapter besides the observation: the capture time."""
 

@@ -1,28 +1,37 @@
-"""Twin It: cards appearing become plays and reveals, two hands on two cards become a claim, the
-spread of the stacked cards starts the cooperative minute.
+"""Twin It: a card turned onto the table is a play, a pile's new top is a reveal, two hands on two
+cards are a claim, and the spread of the stacked cards starts the cooperative minute.
 
 Faces are the referee's identity strings; two cards are identical when their strings are equal.
-The identity judge compares crops (it needs no catalogue), so faces are labels the adapter gives:
-a new card gets the label of the known face it matches surely, else a fresh one. At a slap the
-judge compares the two covered cards' last clean views directly; that comparison is the ruling's
-evidence (the photo-finish). When it is not sure either way the table is asked, and its answer
-rewrites the faces before the claim is played, so the referee's ruling follows the table.
+The identity judge compares crops (it needs no catalogue of the deck), so faces are labels the
+adapter gives: a newly seen card gets the label of the known face it surely matches, else a
+fresh one. At a slap, the judge compares the two covered cards' last clean views directly; that
+comparison is the ruling's evidence (the photo-finish). When it is not sure either way the table
+is asked, and its answer rewrites the faces before the claim is played, so the referee's ruling
+follows the table.
 
-Zones: a card whose centre lies near an image edge belongs to the player sitting there (their
-pile top or their captures); elsewhere it is a table card.
+The table is read from stable snapshots (:mod:`web.adapters.twinit_table`): positions, not track
+ids. A player's area is the band along their image edge (their pile and their captures).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from vision.observation import CardState, TableObservation, TrackedCard
+from vision.observation import TableObservation
 from web.adapters.base import GameAdapter, photo_finish, row
+from web.adapters.twinit_table import (
+    Spot,
+    Stabiliser,
+    clusters,
+    covered_spots,
+    edge_zone,
+    nearest,
+    visible_spots,
+)
 from web.live_game import LiveGame
 from web.settings import Settings
 
@@ -31,25 +40,33 @@ log = logging.getLogger(__name__)
 Compare = Callable[[np.ndarray, np.ndarray], float]
 """Two crops -> the probability that they show the same pattern."""
 
-SLAP_WINDOW_S = 0.8
-"""Hands landing on cards within this window make one claim."""
-EDGE_FRACTION = 0.2
-"""A card centred within this fraction of an image edge lies in that seat's zone."""
+HOLD_S = 0.25
+"""Two hands must stay on the same two cards this long to make a claim."""
+EDGE_FRACTION = 0.22
+"""A card centred within this fraction of an image edge lies in that player's area."""
 SPREAD_MIN_CARDS = 6
-"""The cooperative minute starts when at least this many cards lie apart on the table..."""
 SPREAD_FRACTION = 0.6
-"""...and at least this fraction of the expected cards..."""
-SPREAD_STABLE_S = 0.3
-"""...and their count has held this long; the minute starts from the first frame of the spread."""
+"""The minute starts when at least this fraction of the cards (and 6) lie apart on the table."""
+SET_SETTLE_S = 1.5
+"""Cooperative minute: a set laid in a player's area counts once it has stayed this long (a
+third card may still come), or at once with three cards."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
 
 
-@dataclass
-class _Cover:
-    time: float
-    mono: float
-    seat: str
-    track: int
+class Matcher:
+    """Pattern comparisons, with signatures cached when the judge offers them."""
+
+    def __init__(self, compare: Compare, judge: Any = None) -> None:
+        self.compare = compare
+        self.judge = judge
+
+    def signature(self, crop: np.ndarray) -> Any:
+        return self.judge.signature(crop) if self.judge is not None else crop
+
+    def p_same(self, a: Any, b: Any) -> float:
+        if self.judge is not None:
+            return float(self.judge.judge_signatures(a, b).p_same)
+        return float(self.compare(a, b))
 
 
 def judge_compare(judge: Any) -> Compare:
@@ -69,217 +86,212 @@ class TwinItAdapter(GameAdapter):
         compare: Compare,
         same_at: float | None = None,
         different_below: float | None = None,
+        judge: Any = None,
     ) -> None:
         super().__init__(live, settings)
-        self.compare = compare
+        self.matcher = Matcher(compare, judge)
         self.sure = settings.uncertain_below if same_at is None else same_at
         self.different_below = 1.0 - settings.uncertain_below if different_below is None else different_below
-        self.face_of: dict[int, str] = {}
-        """Track -> the face label it was recognised as."""
-        self.loc_of: dict[int, dict[str, Any]] = {}
-        """Track -> where the referee has it: {"table": id} | {"pile": seat} | {"capture": [seat, i]}."""
-        self.seq_of: dict[int, int] = {}
-        """Track -> the applied action that introduced its face (amended on a correction)."""
-        self.exemplar: dict[str, np.ndarray] = {}
-        self.groups: dict[int, list[list[int]]] = {}
-        """Seat -> its captures as lists of tracks, in the order won."""
-        self.covers: list[_Cover] = []
-        self.claimed: set[int] = set()
+        self.coop = live.game.mode in COOP_MODES
+        options = live.game.config.options
+        self.expected_cards = int(options.get("cards", 135))
+        self.seconds = float(options.get("seconds", settings.coop_seconds))
+        self.stable = Stabiliser()
+        self.labels: dict[str, Any] = {}
+        """Face label -> the signature of its first clean view."""
         self.next_label = 0
-        self.spread_mono: float | None = None
+        self.pile_at: dict[int, np.ndarray] = {}
+        """Seat -> where its pile lies."""
+        self.table_at: dict[int, np.ndarray] = {}
+        """Referee table card id -> where it lies."""
+        self.captures_at: dict[int, list[np.ndarray]] = {}
+        """Seat -> where its capture cards lie."""
+        self.seq_of: dict[tuple[str, int], int] = {}
+        """("table", id) | ("pile", seat) -> the applied action that gave its face."""
+        self.view_at: dict[tuple[str, int], np.ndarray] = {}
+        self.face_shown: dict[int, str] = {}
+        """Track -> face label, for the overlay and corrections."""
+        self._pending: tuple[frozenset[int], float] | None = None
+        self._claimed: frozenset[int] | None = None
+        self._spread_first: float | None = None
         self.spread_hint: float | None = None
         """Set when a competitive game handed over at a spread: the minute's first frame."""
-        self.latencies: list[dict[str, float]] = []
-        self.coop = live.game.mode in COOP_MODES
-        self.expected_cards = int(live.game.config.options.get("cards", 135))
-        self.seconds = float(live.game.config.options.get("seconds", settings.coop_seconds))
-        self._ended = False
-        self._spread_since: tuple[float, int] | None = None
+        self.spread_mono: float | None = None
         self.on_spread: Callable[[int, float, TableObservation, Any], None] | None = None
         """Competitive play: called (count, first mono, obs, frame) when a stack is spread."""
+        self._sets_done: list[np.ndarray] = []
+        self._set_seen: dict[tuple[int, ...], float] = {}
+        self._ended = False
+        self.latencies: list[dict[str, float]] = []
 
     # -- faces ---------------------------------------------------------------------------------
     def _fresh(self) -> str:
         self.next_label += 1
         return f"twinit:m{self.next_label:03d}"
 
-    def label(self, card: TrackedCard) -> str:
-        """The face of a newly seen card: the known face it matches surely, else a new label."""
-        if card.track_id in self.face_of:
-            return self.face_of[card.track_id]
-        crop = card.last_clean_view
+    def label(self, view: np.ndarray) -> str:
+        """The known face this view surely shows, else a new label."""
+        sig = self.matcher.signature(view)
         best, best_p = None, 0.0
-        if crop is not None:
-            for face, ref in self.exemplar.items():
-                p = self.compare(crop, ref)
-                if p > best_p:
-                    best, best_p = face, p
-        face = best if best is not None and best_p >= self.sure else self._fresh()
-        self.face_of[card.track_id] = face
-        if crop is not None and face not in self.exemplar:
-            self.exemplar[face] = crop
+        for face, ref in self.labels.items():
+            p = self.matcher.p_same(sig, ref)
+            if p > best_p:
+                best, best_p = face, p
+        if best is not None and best_p >= self.sure:
+            return best
+        face = self._fresh()
+        self.labels[face] = sig
         return face
-
-    def zone(self, card: TrackedCard, obs: TableObservation) -> str | None:
-        """The seat edge whose zone holds the card's centre, or ``None`` for the table."""
-        cx, cy = np.asarray(card.quad, dtype=float).mean(axis=0)
-        fx, fy = cx / max(1, obs.width), cy / max(1, obs.height)
-        edges = {"left": fx, "right": 1 - fx, "top": fy, "bottom": 1 - fy}
-        edge = min(edges, key=edges.get)
-        return edge if edges[edge] < EDGE_FRACTION else None
 
     # -- the frame -----------------------------------------------------------------------------
     def observe(self, obs: TableObservation, frame: Any) -> None:
         mono = float(getattr(frame, "mono", obs.timestamp))
+        self._frame = frame
+        self.zone = edge_zone(obs.width, obs.height, EDGE_FRACTION)
         phase = self.live.snapshot_state().get("phase")
         if self.coop and phase == "setup":
-            self._maybe_spread(obs, mono)
+            self._watch_spread(obs, mono)
             return
-        if not self.coop and self.on_spread is not None:
-            unknown = [c for c in self._visible(obs) if c.track_id not in self.face_of]
-            first = self._spread_ready(len(unknown), SPREAD_MIN_CARDS, mono)
-            if first is not None:
-                self.on_spread(len(unknown), first, obs, frame)
-                self.on_spread = None
-                return
-        for event in obs.events:
-            if event.kind == "covered":
-                self.covers.append(_Cover(event.time, mono, str(event.seat), event.track_id))
-            elif event.kind == "uncovered":
-                self.claimed.discard(event.track_id)
-        self._new_cards(obs)
-        self._maybe_claim(obs, mono)
+        if not self.coop and self.on_spread is not None and self._spread_seen(obs, mono):
+            return
+        if obs.hands and self.stable.snapshot and not self.coop:
+            self._watch_slap(obs, mono)
+        elif not obs.hands:
+            self._pending, self._claimed = None, None
+        snapshot = self.stable.update(obs, mono, allow_hands=self.coop)
+        if self.coop:
+            if phase == "minute" and self.stable.snapshot:
+                self._coop_sets(self.stable.snapshot, mono)
+        elif snapshot is not None:
+            self._competitive(snapshot)
 
-    def _visible(self, obs: TableObservation) -> list[TrackedCard]:
-        return [c for c in obs.cards if c.state == CardState.VISIBLE and c.last_clean_view is not None]
+    # -- competitive play ------------------------------------------------------------------------
+    def _seat_of_zone(self, point: np.ndarray) -> int | None:
+        edge = self.zone(point)
+        return self.player_at(edge) if edge else None
 
-    def _new_cards(self, obs: TableObservation) -> None:
+    def _competitive(self, snapshot: list[Spot]) -> None:
         state = self.live.snapshot_state()
-        for card in self._visible(obs):
-            tid = card.track_id
-            zone = self.zone(card, obs)
-            where = self.loc_of.get(tid)
-            if self.coop:
-                if where and "table" in where and self._face_at(state, where) is None:
-                    face = self.label(card)
-                    result = self.propose({"type": "reveal", "card": where["table"], "face": face})
-                    if result:
-                        self.seq_of[tid] = result[0]
+        tol = 0.5 * self.stable.card_px
+        if state.get("phase") == "setup":
+            self._deal(snapshot)
+            return
+        if state.get("phase") != "play":
+            return
+        # captures laid down since the last claim
+        for spot in snapshot:
+            seat = self._seat_of_zone(spot.center)
+            if seat is None or np.linalg.norm(spot.center - self.pile_at.get(seat, spot.center + 1e6)) <= tol:
                 continue
-            if state.get("phase") == "setup":
+            known = self.captures_at.setdefault(seat, [])
+            if not any(np.linalg.norm(spot.center - p) <= tol for p in known):
+                known.append(spot.center)
+        # a new card in the middle: the player whose turn it is played it
+        fresh = [
+            s
+            for s in snapshot
+            if self.zone(s.center) is None
+            and not any(np.linalg.norm(s.center - p) <= tol for p in self.table_at.values())
+        ]
+        if len(fresh) == 1 and state.get("turn") is not None:
+            self._play(fresh[0], int(state["turn"]))
+        elif len(fresh) > 1:
+            self.hold(
+                {"type": "play"},
+                f"{len(fresh)} new cards at once on the table",
+                f"{len(fresh)} nouvelles cartes d'un coup sur la table",
+            )
+        # pile tops the referee does not know yet
+        state = self.live.snapshot_state()
+        for seat, (size, top) in enumerate(state.get("piles", [])):
+            if size == 0 or top is not None or seat not in self.pile_at:
                 continue
-            if where is None:
-                if zone is None and state.get("turn") is not None:
-                    self._play(card, state)
-                elif zone is not None:
-                    self._reveal_pile(card, zone, state)
-            elif "pile" in where and zone is None:
-                # the pile's top card moved onto the table: that is the play
-                self._play(card, state)
-            elif "table" in where and self._face_at(state, where) is None:
-                self.face_of.pop(tid, None)
-                face = self.label(card)
-                result = self.propose({"type": "reveal", "card": where["table"], "face": face})
-                if result:
-                    self.seq_of[tid] = result[0]
-            state = self.live.snapshot_state()
-        if state.get("phase") == "setup" and not self.coop:
-            self._maybe_deal(obs)
+            i = nearest(snapshot, self.pile_at[seat], tol)
+            if i is None:
+                continue
+            face = self.label(snapshot[i].view)
+            result = self.propose({"type": "reveal", "player": seat, "face": face})
+            if result:
+                self.seq_of[("pile", seat)] = result[0]
+                self.view_at[("pile", seat)] = snapshot[i].view
+                self.face_shown[snapshot[i].track] = face
 
-    def _maybe_deal(self, obs: TableObservation) -> None:
-        tops: dict[int, TrackedCard] = {}
-        for card in self._visible(obs):
-            zone = self.zone(card, obs)
-            seat = self.player_at(zone) if zone else None
+    def _deal(self, snapshot: list[Spot]) -> None:
+        tops: dict[int, Spot] = {}
+        for spot in snapshot:
+            seat = self._seat_of_zone(spot.center)
             if seat is not None and seat not in tops:
-                tops[seat] = card
+                tops[seat] = spot
         n = self.live.game.num_players
         if len(tops) < n:
             return
         total = self.expected_cards
         sizes = [total // n + (1 if i < total % n else 0) for i in range(n)]
-        faces = [self.label(tops[i]) for i in range(n)]
+        faces = [self.label(tops[i].view) for i in range(n)]
         result = self.propose({"type": "deal", "piles": sizes, "first": 0, "tops": faces})
         if result:
             for i in range(n):
-                tid = tops[i].track_id
-                self.loc_of[tid] = {"pile": i}
-                self.seq_of[tid] = result[0]
+                self.pile_at[i] = tops[i].center
+                self.seq_of[("pile", i)] = result[0]
+                self.view_at[("pile", i)] = tops[i].view
+                self.face_shown[tops[i].track] = faces[i]
 
-    def _play(self, card: TrackedCard, state: Mapping[str, Any]) -> None:
-        face = self.label(card)
-        player = state.get("turn")
+    def _play(self, spot: Spot, player: int) -> None:
+        face = self.label(spot.view)
         result = self.propose({"type": "play", "player": player, "face": face})
         if result is None:
             return
         seq, ruling = result
-        self.loc_of[card.track_id] = {"table": int(ruling.details.get("card", state.get("next_id", 0)))}
-        self.seq_of[card.track_id] = seq
+        card = int(ruling.details.get("card", -1))
+        self.table_at[card] = spot.center
+        self.seq_of[("table", card)] = seq
+        self.view_at[("table", card)] = spot.view
+        self.face_shown[spot.track] = face
 
-    def _reveal_pile(self, card: TrackedCard, zone: str, state: Mapping[str, Any]) -> None:
-        seat = self.player_at(zone)
-        if seat is None or any(card.track_id in g for g in self.groups.get(seat, [])):
+    # -- slaps -----------------------------------------------------------------------------------
+    def _watch_slap(self, obs: TableObservation, mono: float) -> None:
+        snapshot = self.stable.snapshot
+        covered = covered_spots(obs, snapshot, 0.6 * self.stable.card_px)
+        hands = {hand for hand, _ in covered.values()}
+        if len(covered) < 2 or len(hands) < 2:
+            self._pending = None
             return
-        piles = state.get("piles") or []
-        if seat >= len(piles) or piles[seat][0] == 0 or piles[seat][1] is not None:
+        key = frozenset(covered)
+        if self._pending is None or self._pending[0] != key:
+            self._pending = (key, mono)
             return
-        face = self.label(card)
-        result = self.propose({"type": "reveal", "player": seat, "face": face})
-        if result:
-            self.loc_of[card.track_id] = {"pile": seat}
-            self.seq_of[card.track_id] = result[0]
+        if key == self._claimed or mono - self._pending[1] < HOLD_S:
+            return
+        self._claimed = key
+        order = sorted(covered, key=lambda i: covered[i][0])[:2]
+        self._claim([snapshot[i] for i in order], [covered[i][1] for i in order], self._pending[1])
 
-    @staticmethod
-    def _face_at(state: Mapping[str, Any], where: Mapping[str, Any]) -> str | None:
-        if "table" in where:
-            return next((f for i, f in state.get("table", []) if i == where["table"]), None)
-        if "pile" in where:
-            piles = state.get("piles", [])
-            return piles[where["pile"]][1] if where["pile"] < len(piles) else None
-        if "capture" in where:
-            seat, index = where["capture"]
-            held = state.get("captures", [])[seat]
-            return held[index][0] if index < len(held) else None
+    def _loc_of(self, spot: Spot, other_face: str | None, state: Mapping[str, Any]) -> dict[str, Any] | None:
+        tol = 0.5 * self.stable.card_px
+        for card, at in self.table_at.items():
+            if np.linalg.norm(spot.center - at) <= tol:
+                return {"table": card}
+        for seat, at in self.pile_at.items():
+            if np.linalg.norm(spot.center - at) <= tol:
+                return {"pile": seat}
+        seat = self._seat_of_zone(spot.center)
+        if seat is not None:
+            held = state.get("captures", [[]] * (seat + 1))[seat]
+            if held:
+                same = [i for i, (motif, n) in enumerate(held) if motif == other_face and n == 2]
+                return {"capture": [seat, same[0] if same else len(held) - 1]}
         return None
 
-    # -- slaps ---------------------------------------------------------------------------------
-    def _maybe_claim(self, obs: TableObservation, mono: float) -> None:
-        if not self.covers:
-            return
-        latest = self.covers[-1].time
-        self.covers = [
-            c for c in self.covers if latest - c.time <= SLAP_WINDOW_S and c.track not in self.claimed
-        ]
-        by_track: dict[int, _Cover] = {}
-        for cover in self.covers:
-            if cover.track in self._claimable():
-                by_track.setdefault(cover.track, cover)
-        need = 2
-        if len(by_track) < need:
-            return
-        if self.coop and len(by_track) == 2 and obs.timestamp - latest < SLAP_WINDOW_S / 2:
-            return  # a third hand may still come for a triple
-        chosen = sorted(by_track.values(), key=lambda c: c.time)[: 3 if self.coop else 2]
-        self.claimed.update(c.track for c in chosen)
-        self.covers = [c for c in self.covers if c.track not in self.claimed]
-        self._claim(chosen, obs, max(c.mono for c in chosen))
+    def _face_at(self, state: Mapping[str, Any], loc: Mapping[str, Any]) -> str | None:
+        if "table" in loc:
+            return next((f for i, f in state.get("table", []) if i == loc["table"]), None)
+        if "pile" in loc:
+            return state["piles"][loc["pile"]][1]
+        seat, index = loc["capture"]
+        return state["captures"][seat][index][0]
 
-    def _claimable(self) -> set[int]:
-        out = {t for t, w in self.loc_of.items() if "table" in w or "pile" in w}
-        for seat_groups in self.groups.values():
-            for group in seat_groups:
-                out.add(group[0])
-        return out
-
-    def _loc(self, track: int) -> dict[str, Any] | None:
-        for seat, seat_groups in self.groups.items():
-            for i, group in enumerate(seat_groups):
-                if track in group:
-                    return {"capture": [seat, i]}
-        return self.loc_of.get(track)
-
-    def _claim(self, covers: list[_Cover], obs: TableObservation, landed_mono: float) -> None:
-        players = [self.player_at(c.seat) for c in covers]
+    def _claim(self, spots: list[Spot], seats: list[str], landed_mono: float) -> None:
+        players = [self.player_at(s) for s in seats]
         if any(p is None for p in players):
             self.hold(
                 {"type": "claim"},
@@ -287,41 +299,52 @@ class TwinItAdapter(GameAdapter):
                 "une main vient d'un bord où personne n'est assis",
             )
             return
-        locs = [self._loc(c.track) for c in covers]
-        crops = []
-        for c in covers:
-            card = obs.card(c.track)
-            crops.append(card.last_clean_view if card is not None else None)
-        p_same = self._p_same(crops)
         state = self.live.snapshot_state()
-        faces = [self._face_at(state, w) if w else None for w in locs]
+        locs = [self._loc_of(spots[0], None, state), self._loc_of(spots[1], None, state)]
+        faces = [self._face_at(state, loc) if loc else None for loc in locs]
+        if locs[0] and "capture" in locs[0]:
+            locs[0] = self._loc_of(spots[0], faces[1], state)
+        if locs[1] and "capture" in locs[1]:
+            locs[1] = self._loc_of(spots[1], faces[0], state)
+        if any(loc is None for loc in locs):
+            self.hold(
+                {"type": "claim"},
+                "hands on a card the referee does not know",
+                "des mains sur une carte que l'arbitre ne connaît pas",
+            )
+            return
+        faces = [self._face_at(state, loc) for loc in locs]
+        crops = [s.view for s in spots]
+        p_same = self.matcher.p_same(self.matcher.signature(crops[0]), self.matcher.signature(crops[1]))
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
-        if self.coop and self.live.timer is not None:
-            action["at"] = round(max(0.0, landed_mono - self.live.timer.started_mono), 3)
-        seat_name = self.live.game.players[players[0]]
-        caption = f"{seat_name}: p(same) {p_same:.2f}"
-        blob = self.live.store.put_blob(self.live.game_id, photo_finish(crops, caption))
+        name = self.live.game.players[players[0]]
+        blob = self.live.store.put_blob(
+            self.live.game_id, photo_finish(crops, f"{name}: p(same) {p_same:.2f}")
+        )
         evidence = {
             "image": f"/api/evidence/{blob}.jpg",
             "p_same": round(p_same, 4),
             "seat": players[0],
-            "tracks": [c.track for c in covers],
             "landed_mono": landed_mono,
         }
-        labels_same = all(f is not None and f == faces[0] for f in faces)
-        same_fix = self._amendments(covers, faces, same=True)
-        diff_fix = self._amendments(covers, faces, same=False)
+        labels_same = faces[0] is not None and faces[0] == faces[1]
+        same_fix = self._amendments(locs, faces, same=True)
+        diff_fix = self._amendments(locs, faces, same=False)
+        self.latencies.append({"landed_mono": landed_mono})
         if p_same >= self.sure or p_same < self.different_below:
             same = p_same >= self.sure
             if same != labels_same:
                 for fix in same_fix if same else diff_fix:
                     self.live.amend(fix["target"], fix["action"], "vision")
-            result = self.live.act(action, "vision", {**evidence, "judged": "same" if same else "different"})
+            _seq, ruling = self.live.act(
+                action, "vision", {**evidence, "judged": "same" if same else "different"}
+            )
+            self._after_claim(locs, players, ruling)
         else:
             self.live.ask(
                 {
-                    "en": f"Do these cards show the same pattern? ({seat_name} claimed them)",
-                    "fr": f"Ces cartes montrent-elles le même motif ? ({seat_name} les a réclamées)",
+                    "en": f"Do these two cards show the same pattern? ({name} claimed them)",
+                    "fr": f"Ces deux cartes montrent-elles le même motif ? ({name} les a réclamées)",
                 },
                 action,
                 action,
@@ -330,124 +353,164 @@ class TwinItAdapter(GameAdapter):
                 amend_yes=[] if labels_same else same_fix,
                 amend_no=diff_fix if labels_same else [],
             )
-            result = None
-        self.latencies.append({"landed_mono": landed_mono})
-        if result is not None:
-            self._after_claim(covers, players, result[1])
 
-    def _p_same(self, crops: list[np.ndarray | None]) -> float:
-        if any(c is None for c in crops):
-            return 0.5
-        ps = [self.compare(crops[0], c) for c in crops[1:]]
-        return float(min(ps))
+    def _amendments(
+        self, locs: list[dict[str, Any]], faces: list[str | None], same: bool
+    ) -> list[dict[str, Any]]:
+        """Rewrites of the second card's face so that it equals (or differs from) the first's."""
+        loc, first, face = locs[1], faces[0], faces[1]
+        key = ("table", loc["table"]) if "table" in loc else ("pile", loc["pile"]) if "pile" in loc else None
+        if key is None or key not in self.seq_of:
+            return []
+        if same and first is not None and face != first:
+            new_face = first
+        elif not same and face == first:
+            new_face = self._fresh()
+        else:
+            return []
+        action = self._rewrite(self.seq_of[key], key, new_face)
+        return [{"target": self.seq_of[key], "action": action}] if action else []
 
-    def _amendments(self, covers: list[_Cover], faces: list[str | None], same: bool) -> list[dict[str, Any]]:
-        """Rewrites of the later cards' faces so that they equal (or differ from) the first's."""
-        fixes = []
-        first = faces[0]
-        for cover, face in zip(covers[1:], faces[1:], strict=True):
-            target = self.seq_of.get(cover.track)
-            if target is None:
-                continue
-            if same and first is not None and face != first:
-                new_face = first
-            elif not same and face == first:
-                new_face = self._fresh()
-            else:
-                continue
-            action = self._rewrite(target, cover.track, new_face)
-            if action is not None:
-                fixes.append({"target": target, "action": action})
-                self.face_of[cover.track] = new_face
-        return fixes
-
-    def _rewrite(self, seq: int, track: int, face: str) -> dict[str, Any] | None:
+    def _rewrite(self, seq: int, key: tuple[str, int], face: str) -> dict[str, Any] | None:
         entry = next((e for e in self.live.entries if e.get("seq") == seq), None)
         if entry is None:
             return None
         action = dict(entry["action"])
-        if action["type"] in ("play", "reveal"):
+        if action["type"] == "play" or (action["type"] == "reveal" and key[0] == "pile"):
             action["face"] = face
             return action
-        if action["type"] == "deal" and "pile" in self.loc_of.get(track, {}):
+        if action["type"] == "deal" and key[0] == "pile":
             tops = list(action.get("tops") or [])
-            tops[self.loc_of[track]["pile"]] = face
+            tops[key[1]] = face
             action["tops"] = tops
             return action
-        if action["type"] == "start":
-            where = self.loc_of.get(track, {})
+        if action["type"] == "start" and key[0] == "table":
             faces = list(action.get("faces") or [])
-            if "table" in where and where["table"] < len(faces):
-                faces[where["table"]] = face
-                action["faces"] = faces
-                return action
+            faces[key[1]] = face
+            action["faces"] = faces
+            return action
         return None
 
-    def _after_claim(self, covers: list[_Cover], players: list[int], ruling: Any) -> None:
-        """Moves the claimed tracks into their new capture (or forgets a lost capture)."""
+    def _after_claim(self, locs: list[dict[str, Any]], players: list[int], ruling: Any) -> None:
+        if not ruling.applies:
+            return
+        for loc in locs:
+            if "table" in loc:
+                self.table_at.pop(loc["table"], None)
         details = ruling.details
         state = self.live.snapshot_state()
-        tracks = [c.track for c in covers]
-        if ruling.valid:
-            claimer = int(details.get("claimer", players[0]))
-            members: list[int] = []
-            for seat_groups in self.groups.values():
-                for group in list(seat_groups):
-                    if any(t in group for t in tracks):
-                        seat_groups.remove(group)
-                        members.extend(group)
-            members.extend(t for t in tracks if t not in members)
-            for t in tracks:
-                self.loc_of.pop(t, None)
-            self.groups.setdefault(claimer, []).append(members)
         for seat, held in enumerate(state.get("captures", [])):
-            seat_groups = self.groups.get(seat, [])
-            while len(seat_groups) > len(held):
-                lost = seat_groups.pop()
-                for t in lost:
-                    self.loc_of.pop(t, None)
+            spots = self.captures_at.get(seat, [])
+            keep = 2 * len(held) + sum(1 for _, n in held if n == 3)
+            if len(spots) > keep:
+                self.captures_at[seat] = spots[: max(0, keep)]
         for loc in details.get("turned_over", []):
-            for t, w in list(self.loc_of.items()):
-                if w == loc:
-                    self.face_of.pop(t, None)
+            if "table" in loc:
+                self.table_at.pop(loc["table"], None)
 
     # -- the cooperative minute ------------------------------------------------------------------
-    def _spread_ready(self, count: int, need: int, mono: float) -> float | None:
-        """The first mono time of a spread of ``need`` cards or more once its count holds still."""
-        if count < need:
-            self._spread_since = None
-            return None
-        if self._spread_since is None:
-            self._spread_since = (mono, count)
-            self._spread_count_since = mono
-            return None
-        first, last_count = self._spread_since
-        if count != last_count:
-            self._spread_since = (first, count)
-            self._spread_count_since = mono
-            return None
-        return first if mono - self._spread_count_since >= SPREAD_STABLE_S else None
-
-    def _maybe_spread(self, obs: TableObservation, mono: float) -> None:
-        visible = self._visible(obs)
+    def _spread_seen(self, obs: TableObservation, mono: float) -> bool:
+        """Competitive play: the stack was spread; hands over to the minute (``on_spread``)."""
+        count = len(visible_spots(obs))
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
-        first = self.spread_hint
-        if first is None:
-            first = self._spread_ready(len(visible), need, mono)
-        if first is None:
+        if count < need:
+            self._spread_first = None
+            return False
+        if self._spread_first is None:
+            self._spread_first = mono
+        snapshot = self.stable.update(obs, mono, allow_hands=True)
+        if snapshot is None or len(snapshot) < need:
+            return True
+        hook, self.on_spread = self.on_spread, None
+        assert hook is not None
+        hook(len(snapshot), self._spread_first, obs, self._frame)
+        return True
+
+    def _watch_spread(self, obs: TableObservation, mono: float) -> None:
+        need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
+        count = len(visible_spots(obs))
+        if count >= need and self._spread_first is None:
+            self._spread_first = mono
+        elif count < need and self.spread_hint is None:
+            self._spread_first = None
+        snapshot = self.stable.update(obs, mono, allow_hands=True)
+        if snapshot is None or len(snapshot) < need:
             return
-        visible.sort(key=lambda c: tuple(np.asarray(c.quad, dtype=float).mean(axis=0)[::-1]))
-        faces: list[str | None] = [self.label(c) for c in visible]
+        first = self.spread_hint if self.spread_hint is not None else self._spread_first
+        ordered = sorted(
+            snapshot, key=lambda s: (round(s.center[1] / max(1.0, self.stable.card_px)), s.center[0])
+        )
+        faces: list[str | None] = [self.label(s.view) for s in ordered]
         faces += [None] * max(0, self.expected_cards - len(faces))
         result = self.propose({"type": "start", "faces": faces[: self.expected_cards]})
         if result is None:
             return
-        for i, card in enumerate(visible[: self.expected_cards]):
-            self.loc_of[card.track_id] = {"table": i}
-            self.seq_of[card.track_id] = result[0]
-        self.spread_mono = first
+        for i, spot in enumerate(ordered[: self.expected_cards]):
+            self.table_at[i] = spot.center
+            self.seq_of[("table", i)] = result[0]
+            self.view_at[("table", i)] = spot.view
+            self.face_shown[spot.track] = faces[i] or ""
+        self.spread_mono = first if first is not None else mono
         self.spread_hint = None
-        self.live.start_timer("coop", self.seconds, "vision", started_mono=first)
+        self.live.start_timer("coop", self.seconds, "vision", started_mono=self.spread_mono)
+
+    def _coop_sets(self, snapshot: list[Spot], mono: float) -> None:
+        """Sets laid in a player's area: matched to the table cards that left their places."""
+        tol = 0.5 * self.stable.card_px
+        in_zones = [
+            s
+            for s in snapshot
+            if self._seat_of_zone(s.center) is not None
+            and not any(np.linalg.norm(s.center - d) <= tol for d in self._sets_done)
+            and not any(np.linalg.norm(s.center - p) <= tol for p in self.table_at.values())
+        ]
+        for group in clusters(in_zones, 1.2 * self.stable.card_px):
+            spots = [in_zones[i] for i in group]
+            grid = 0.25 * self.stable.card_px
+            key = tuple(sorted(round(float(v) / grid) for s in spots for v in s.center))
+            first = self._set_seen.setdefault(key, mono)
+            if len(spots) < 2 or (len(spots) < 3 and mono - first < SET_SETTLE_S):
+                continue
+            self._coop_claim(spots[:3], mono)
+
+    def _coop_claim(self, spots: list[Spot], mono: float) -> None:
+        tol = 0.5 * self.stable.card_px
+        snapshot = self.stable.snapshot
+        empty = [
+            card
+            for card, at in self.table_at.items()
+            if not any(np.linalg.norm(s.center - at) <= tol for s in snapshot)
+        ]
+        chosen: list[int] = []
+        for spot in spots:
+            sig = self.matcher.signature(spot.view)
+            options = [c for c in empty if c not in chosen]
+            if not options:
+                break
+            scores = [
+                self.matcher.p_same(sig, self.matcher.signature(self.view_at[("table", c)])) for c in options
+            ]
+            chosen.append(options[int(np.argmax(scores))])
+        self._sets_done.extend(s.center for s in spots)
+        if len(chosen) != len(spots):
+            self.hold(
+                {"type": "claim"},
+                "a set whose cards did not come from the table",
+                "un lot dont les cartes ne viennent pas de la table",
+            )
+            return
+        seat = self._seat_of_zone(spots[0].center)
+        action: dict[str, Any] = {
+            "type": "claim",
+            "players": [seat] * len(chosen),
+            "cards": [{"table": c} for c in chosen],
+        }
+        if self.live.timer is not None:
+            action["at"] = round(max(0.0, mono - self.live.timer.started_mono), 3)
+        result = self.propose(action, force=True)
+        if result is not None:
+            for c in chosen:
+                self.table_at.pop(c, None)
 
     def tick(self, now: float) -> None:
         timer = self.live.timer
@@ -458,42 +521,66 @@ class TwinItAdapter(GameAdapter):
 
     # -- the page ------------------------------------------------------------------------------
     def identity_of(self, track_id: int, identity: str | None) -> str | None:
-        return self.face_of.get(track_id, identity)
+        return self.face_shown.get(track_id, identity)
 
     def check_correction(self, fact: Mapping[str, Any]) -> str | None:
         if fact.get("kind") != "card":
             return f"a Twin It correction is about a card, not {fact.get('kind')!r}"
-        if int(fact["track_id"]) not in self.face_of:
-            return f"card {fact['track_id']} has no recognised face to correct"
+        if self._key_of_track(int(fact["track_id"])) is None:
+            return f"card {fact['track_id']} is not a table card or pile top the referee knows"
+        return None
+
+    def _key_of_track(self, track: int) -> tuple[str, int] | None:
+        spot = next((s for s in self.stable.snapshot if s.track == track), None)
+        if spot is None:
+            return None
+        tol = 0.5 * self.stable.card_px
+        for card, at in self.table_at.items():
+            if np.linalg.norm(spot.center - at) <= tol:
+                return ("table", card)
+        for seat, at in self.pile_at.items():
+            if np.linalg.norm(spot.center - at) <= tol:
+                return ("pile", seat)
         return None
 
     def correct(self, fact: Mapping[str, Any]) -> None:
-        track = int(fact["track_id"])
+        key = self._key_of_track(int(fact["track_id"]))
         face = str(fact["identity"])
         if not face.startswith("twinit:"):
             face = f"twinit:{face}"
-        self.face_of[track] = face
-        target = self.seq_of.get(track)
-        if target is not None:
-            action = self._rewrite(target, track, face)
-            if action is not None:
-                self.live.amend(target, action, "table")
+        if key is None or key not in self.seq_of:
+            return
+        action = self._rewrite(self.seq_of[key], key, face)
+        if action is not None:
+            self.face_shown[int(fact["track_id"])] = face
+            self.live.amend(self.seq_of[key], action, "table")
 
     def panel_rows(self) -> list[dict[str, Any]]:
         state = self.live.snapshot_state()
         scores = self.live.game.scores(self.live.state)
         names = self.live.game.players
         rows = []
-        if isinstance(scores, Mapping):
-            for key, value in scores.items():
-                if isinstance(value, list | dict):
-                    continue
-                rows.append(row(str(key), str(key), value))
+        if self.coop:
+            for key in ("points", "score", "level"):
+                if isinstance(scores, Mapping) and key in scores:
+                    value = scores[key]
+                    if isinstance(value, Mapping):
+                        value = value.get("en", value)
+                    rows.append(
+                        row(
+                            key.capitalize(),
+                            {"points": "Points", "score": "Score", "level": "Niveau"}[key],
+                            value,
+                        )
+                    )
         for seat, held in enumerate(state.get("captures", [])):
             if seat < len(names):
-                rows.append(row(f"{names[seat]}: captures", f"{names[seat]} : prises", len(held)))
+                sets = ", ".join(f"{n}x" for _, n in held) or "-"
+                rows.append(
+                    row(f"{names[seat]}: captures", f"{names[seat]} : prises", f"{len(held)} ({sets})")
+                )
         rows.append(row("Cards on the table", "Cartes sur la table", len(state.get("table", []))))
-        if state.get("turn") is not None:
+        if state.get("turn") is not None and state.get("phase") == "play":
             rows.append(row("Next to play", "À jouer", names[state["turn"]]))
         if state.get("taboo"):
             rows.append(row("Taboo motifs", "Motifs tabous", ", ".join(state["taboo"])))
@@ -504,10 +591,10 @@ class TwinItAdapter(GameAdapter):
 
 
 def make_twinit_adapter(
-    compare: Compare, same_at: float | None = None, different_below: float | None = None
+    compare: Compare, same_at: float | None = None, different_below: float | None = None, judge: Any = None
 ) -> Callable[[LiveGame, Settings], TwinItAdapter]:
     def factory(live: LiveGame, settings: Settings) -> TwinItAdapter:
-        return TwinItAdapter(live, settings, compare, same_at, different_below)
+        return TwinItAdapter(live, settings, compare, same_at, different_below, judge)
 
     return factory
 
@@ -515,5 +602,5 @@ def make_twinit_adapter(
 def judge_adapter(judge: Any) -> Callable[[LiveGame, Settings], TwinItAdapter]:
     """The adapter factory for a ``PatternJudge``, with the judge's own calibrated thresholds."""
     return make_twinit_adapter(
-        judge_compare(judge), getattr(judge, "same_at", None), getattr(judge, "different_below", None)
+        judge_compare(judge), getattr(judge, "same_at", None), getattr(judge, "different_below", None), judge
     )

@@ -1,0 +1,168 @@
+"""Twin It's table as the adapter remembers it: cards at stable positions, not track ids.
+
+A card finder's track ids can churn while hands move over the table, so the adapter keeps a
+*stable snapshot*: the visible cards, matched by position, once they have held still with no
+hand over the table for a moment. Differences between two snapshots are what happened (a card
+played, a pile top revealed, a capture laid down). Slaps are read while the hands are down, from
+which snapshot cards the hands cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.observation import CardState, HandObservation, TableObservation, TrackedCard
+
+
+@dataclass
+class Spot:
+    """A card lying still at one place."""
+
+    center: np.ndarray
+    quad: np.ndarray
+    view: np.ndarray
+    """Its last clean view (rectified crop)."""
+    track: int
+
+
+def center_of(quad: np.ndarray) -> np.ndarray:
+    return np.asarray(quad, dtype=np.float64).reshape(4, 2).mean(axis=0)
+
+
+def card_size(quads: list[np.ndarray]) -> float:
+    """The median side of the cards, in pixels (60 when nothing is known)."""
+    sides = []
+    for quad in quads:
+        q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+        sides.append(float(np.linalg.norm(q[1] - q[0])))
+        sides.append(float(np.linalg.norm(q[2] - q[1])))
+    return float(np.median(sides)) if sides else 60.0
+
+
+def visible_spots(obs: TableObservation) -> list[Spot]:
+    return [
+        Spot(center_of(c.quad), np.asarray(c.quad), c.last_clean_view, c.track_id)
+        for c in obs.cards
+        if c.state == CardState.VISIBLE and c.last_clean_view is not None
+    ]
+
+
+def nearest(spots: list[Spot], point: np.ndarray, within: float) -> int | None:
+    """Index of the spot nearest ``point`` if closer than ``within``."""
+    if not spots:
+        return None
+    d = [float(np.linalg.norm(s.center - point)) for s in spots]
+    i = int(np.argmin(d))
+    return i if d[i] <= within else None
+
+
+def same_layout(a: list[Spot], b: list[Spot], tol: float) -> bool:
+    """The same cards at the same places (within ``tol`` pixels)."""
+    if len(a) != len(b):
+        return False
+    return all(nearest(b, s.center, tol) is not None for s in a)
+
+
+class Stabiliser:
+    """Turns the noisy visible cards of each frame into stable snapshots."""
+
+    def __init__(self, hold_s: float = 0.4) -> None:
+        self.hold_s = hold_s
+        self.snapshot: list[Spot] = []
+        self.card_px = 60.0
+        self._cand: list[Spot] = []
+        self._since: float | None = None
+        self._committed_cand = False
+
+    def update(self, obs: TableObservation, now: float, allow_hands: bool = False) -> list[Spot] | None:
+        """A new stable snapshot when one is ready now, else ``None``."""
+        if obs.hands and not allow_hands:
+            self._since = None
+            return None
+        spots = visible_spots(obs)
+        if spots:
+            self.card_px = 0.8 * self.card_px + 0.2 * card_size([s.quad for s in spots])
+        tol = 0.25 * self.card_px
+        if self._since is None or not same_layout(spots, self._cand, tol):
+            self._cand, self._since, self._committed_cand = spots, now, False
+            return None
+        self._cand = spots  # fresher views of the same cards
+        if self._committed_cand or now - self._since < self.hold_s:
+            return None
+        self._committed_cand = True
+        if same_layout(spots, self.snapshot, tol) and self.snapshot:
+            self.snapshot = spots
+            return None
+        self.snapshot = spots
+        return spots
+
+
+def fingertip(hand: HandObservation) -> np.ndarray:
+    """The point of a hand farthest from its table edge (where the fingers are)."""
+    x, y, w, h = hand.bbox
+    seat = str(hand.seat)
+    return {
+        "bottom": np.array([x + w / 2, y]),
+        "top": np.array([x + w / 2, y + h]),
+        "left": np.array([x + w, y + h / 2]),
+        "right": np.array([x, y + h / 2]),
+    }[seat].astype(np.float64)
+
+
+def covered_spots(obs: TableObservation, snapshot: list[Spot], within: float) -> dict[int, tuple[int, str]]:
+    """Snapshot spot -> (hand id, seat) for the card each hand lies on (the one nearest its tip)."""
+    out: dict[int, tuple[int, str]] = {}
+    for hand in obs.hands:
+        tip = fingertip(hand)
+        best: tuple[float, int] | None = None
+        for track in hand.covers:
+            card: TrackedCard | None = obs.card(track)
+            if card is None:
+                continue
+            i = nearest(snapshot, center_of(card.quad), within)
+            if i is None or i in out:
+                continue
+            d = float(np.linalg.norm(snapshot[i].center - tip))
+            if best is None or d < best[0]:
+                best = (d, i)
+        if best is not None:
+            out[best[1]] = (hand.hand_id, str(hand.seat))
+    return out
+
+
+Zone = Callable[[np.ndarray], str | None]
+
+
+def edge_zone(width: int, height: int, fraction: float) -> Zone:
+    """The image edge whose band holds a point (a player's area), else ``None`` (the middle)."""
+
+    def zone(point: np.ndarray) -> str | None:
+        fx, fy = point[0] / max(1, width), point[1] / max(1, height)
+        edges = {"left": fx, "right": 1 - fx, "top": fy, "bottom": 1 - fy}
+        edge = min(edges, key=edges.__getitem__)
+        return edge if edges[edge] < fraction else None
+
+    return zone
+
+
+def clusters(spots: list[Spot], gap: float) -> list[list[int]]:
+    """Groups of spots whose centres chain within ``gap`` pixels."""
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for i in range(len(spots)):
+        if i in seen:
+            continue
+        group, todo = [], [i]
+        seen.add(i)
+        while todo:
+            j = todo.pop()
+            group.append(j)
+            for k in range(len(spots)):
+                if k not in seen and np.linalg.norm(spots[k].center - spots[j].center) <= gap:
+                    seen.add(k)
+                    todo.append(k)
+        groups.append(sorted(group))
+    return groups

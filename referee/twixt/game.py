@@ -486,21 +486,24 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
         for end in (a, e):
             if not b.on_grid(end):
                 return None, R.off_board(hole_name(end), self.size)
-            h = b.hole_id(end)
-            if h is None or h not in state.pegs[c]:
-                return None, R.not_own_peg(hole_name(end), player)
         ha, he = b.hole_id(a), b.hole_id(e)
-        assert ha is not None and he is not None
-        lid = b.link_id(ha, he)
-        if lid is None:
-            return None, R.not_knight(hole_name(a), hole_name(e))
         own = state.links[c]
         if not add:
-            if lid not in own:
+            lid = None if ha is None or he is None else b.link_id(ha, he)
+            if lid is not None and lid in state.links[1 - c]:
+                return None, R.not_own_link(text, player)
+            if lid is None or lid not in own:
                 return None, R.no_such_link(text, player)
             own = own - {lid}
             links = (own, state.links[1]) if c == 0 else (state.links[0], own)
             return replace(state, links=links), R.unlinked(player, text, player=s, link=text)
+        for end, h in ((a, ha), (e, he)):
+            if h is None or h not in state.pegs[c]:
+                return None, R.not_own_peg(hole_name(end), player)
+        assert ha is not None and he is not None
+        lid = b.link_id(ha, he)
+        if lid is None:
+            return None, R.not_knight(hole_name(a), hole_name(e))
         if lid in own:
             return None, R.link_exists(text)
         blocker = self.crossing(state, c, lid)

@@ -122,6 +122,14 @@ def no_such_link(link: str, name: str) -> Ruling:
     return refused("no_such_link", f"{name} has no link {link}.", f"{name} n'a pas de lien {link}.")
 
 
+def not_own_link(link: str, name: str) -> Ruling:
+    return refused(
+        "not_own_link",
+        f"{link} is not {name}'s link: only own links may be removed.",
+        f"{link} n'est pas un lien de {name} : on ne retire que ses propres liens.",
+    )
+
+
 def no_pie() -> Ruling:
     return refused("no_pie", "The pie rule is off in this game.", "La règle du gâteau n'est pas en jeu.")
 

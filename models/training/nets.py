@@ -12,6 +12,15 @@ def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     )
 
 
+def _flat_size(features: nn.Module, height: int, width: int) -> int:
+    """Length of the flattened feature map (measured in eval mode: no batch statistics change)."""
+    features.eval()
+    with torch.no_grad():
+        n = features(torch.zeros(1, 3, height, width)).numel()
+    features.train()
+    return n
+
+
 def trunk(widths: tuple[int, ...]) -> nn.Sequential:
     """Stem at stride 2, then per width a stride-1 conv and (but for the last) a stride-2 conv."""
     layers: list[nn.Module] = [conv_bn(3, widths[0], 2)]
@@ -31,8 +40,8 @@ class Embedder(nn.Module):
     def __init__(self, size: int = 64, widths: tuple[int, ...] = (16, 32, 48, 64), dim: int = 96) -> None:
         super().__init__()
         self.features = trunk(widths)
-        side = size // 2 ** len(widths)
-        self.fc = nn.Linear(widths[-1] * side * side, dim)
+        flat = _flat_size(self.features, size, size)
+        self.fc = nn.Linear(flat, dim)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f = self.features(x).flatten(1)
@@ -64,8 +73,7 @@ class Reader(nn.Module):
         super().__init__()
         self.features = trunk(widths)
         w, h = size
-        f = 2 ** len(widths)
-        flat = widths[-1] * (w // f) * (h // f)
+        flat = _flat_size(self.features, h, w)
         self.fc = nn.Sequential(nn.Linear(flat, 128), nn.ReLU(inplace=True))
         self.numbers = nn.Linear(128, n_numbers)
         self.colours = nn.Linear(128, n_colours)

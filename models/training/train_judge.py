@@ -34,19 +34,19 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class JudgeConfig:
     seed: int = 0
-    steps: int = 1600
-    batch_patterns: int = 16
+    steps: int = 1200
+    batch_patterns: int = 12
     per_pattern: int = 3
-    fresh: float = 0.35
+    fresh: float = 0.3
     """Share of training crops made afresh (the rest reuse one of 4 earlier crops of the pattern)."""
     hard_weight: float = 4.0
     """Loss weight of near-duplicate pairs (random different pairs weigh 1, same pairs balance all)."""
     lr: float = 3e-3
     weight_decay: float = 1e-4
-    size: int = 64
+    size: int = 48
     widths: tuple[int, ...] = (16, 32, 48, 64)
     dim: int = 96
-    val_pairs: int = 1500
+    val_pairs: int = 1000
     target_confident_wrong: float = 0.0005
     """Thresholds leave at most this share of held-out pairs answered wrongly with confidence."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
@@ -54,7 +54,7 @@ class JudgeConfig:
 
 CONFIGS = {
     "full": JudgeConfig(),
-    "quick": JudgeConfig(steps=300, val_pairs=600),
+    "quick": JudgeConfig(steps=150, val_pairs=400),
     "tiny": JudgeConfig(steps=3, batch_patterns=4, val_pairs=24, size=32, widths=(8, 16), dim=16),
 }
 

@@ -28,23 +28,23 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class ReaderConfig:
     seed: int = 0
-    steps: int = 1500
-    batch: int = 48
-    fresh: float = 0.35
+    steps: int = 1200
+    batch: int = 32
+    fresh: float = 0.3
     """Share of training crops made afresh (the rest reuse one of 4 earlier crops of the card)."""
     lr: float = 3e-3
     weight_decay: float = 1e-4
-    width: int = 64
-    height: int = 96
+    width: int = 48
+    height: int = 72
     widths: tuple[int, ...] = (16, 32, 48, 64)
-    val_crops: int = 1500
+    val_crops: int = 1000
     target_confident_wrong: float = 0.0005
     aug: AugmentConfig = field(default_factory=AugmentConfig)
 
 
 CONFIGS = {
     "full": ReaderConfig(),
-    "quick": ReaderConfig(steps=300, val_crops=600),
+    "quick": ReaderConfig(steps=150, val_crops=400),
     "tiny": ReaderConfig(steps=3, batch=8, val_crops=24, width=32, height=48, widths=(8, 16)),
 }
 

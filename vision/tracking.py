@@ -193,10 +193,11 @@ class CardTracker:
         ]
         return changed
 
-    def expire(self, timestamp: float, held: set[int] | frozenset[int] = frozenset()) -> list[Track]:
+    def expire(self, timestamp: float, held: set[int] | frozenset[int] = frozenset()) -> bool:
         """Time passes on a still frame: covered tracks past their patience go, except those a
-        hand still holds (``held``), whose patience is renewed. Returns the tracks that changed."""
-        changed = []
+        hand still holds (``held``), whose patience is renewed; long-gone tracks are dropped.
+        Returns whether any track changed."""
+        changed = False
         for tr in self.tracks:
             if tr.state is not CardState.COVERED:
                 continue
@@ -204,7 +205,14 @@ class CardTracker:
                 tr.last_seen = timestamp
             elif timestamp - tr.last_seen > self.cfg.patience_s:
                 tr.state = CardState.GONE
-                changed.append(tr)
+                changed = True
+        kept = [
+            t
+            for t in self.tracks
+            if not (t.state is CardState.GONE and timestamp - t.last_seen > self.cfg.forget_s)
+        ]
+        changed = changed or len(kept) != len(self.tracks)
+        self.tracks = kept
         return changed
 
     def _take_clean_view(self, tr: Track, frame: np.ndarray | None, timestamp: float, touched: bool) -> None:

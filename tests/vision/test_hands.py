@@ -1,0 +1,80 @@
+"""Hands: mask against the table memory, seat from the image edge, covered cards, events."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision._frames import table_frame, with_arm
+from vision.cards import find_cards
+from vision.hands import HandTracker
+from vision.observation import Seat
+
+
+@pytest.fixture(scope="module")
+def table() -> np.ndarray:
+    return table_frame()
+
+
+@pytest.fixture(scope="module")
+def quads(table: np.ndarray) -> dict[int, np.ndarray]:
+    return {i: d.quad for i, d in enumerate(find_cards(table))}
+
+
+@pytest.mark.parametrize("seat", ["bottom", "top", "left", "right"])
+def test_an_arm_from_each_edge_is_a_hand_of_that_seat(
+    table: np.ndarray, quads: dict[int, np.ndarray], seat: str
+) -> None:
+    tracker = HandTracker()
+    tracker.update(table, 0.0, quads, list(quads.values()))
+    target = min(quads, key=lambda i: np.linalg.norm(quads[i].mean(axis=0) - [640, 360]))
+    tip = tuple(quads[target].mean(axis=0))
+    res = tracker.update(with_arm(table, seat, tip), 0.1, quads, [])
+    assert len(res.hands) == 1
+    hand = res.hands[0]
+    assert hand.seat is Seat(seat)
+    assert target in hand.covers
+    assert res.mask.shape == table.shape[:2]
+    x, y = int(tip[0]), int(tip[1])
+    assert res.mask[y, x]
+    assert [(e.kind, e.track_id, e.time) for e in res.events if e.track_id == target] == [
+        ("covered", target, 0.1)
+    ]
+
+
+def test_lifting_the_hand_uncovers_with_a_timestamp(table: np.ndarray, quads: dict[int, np.ndarray]) -> None:
+    tracker = HandTracker()
+    tracker.update(table, 0.0, quads, list(quads.values()))
+    tip = tuple(quads[0].mean(axis=0))
+    first = tracker.update(with_arm(table, "bottom", tip), 1.0, quads, [])
+    still = tracker.update(with_arm(table, "bottom", tip), 1.5, quads, [])
+    gone = tracker.update(table, 2.25, quads, list(quads.values()))
+    covered = {e.track_id for e in first.events if e.kind == "covered"}
+    assert 0 in covered
+    assert still.events == ()
+    assert still.hands[0].hand_id == first.hands[0].hand_id
+    assert gone.hands == ()
+    assert {(e.kind, e.track_id, e.time) for e in gone.events} == {("uncovered", t, 2.25) for t in covered}
+
+
+def test_a_card_put_down_away_from_the_edges_is_not_a_hand(table: np.ndarray) -> None:
+    tracker = HandTracker()
+    empty = table.copy()
+    empty[250:470, 540:740] = table[10:230, 10:210]  # a patch of cloth where a card lay
+    tracker.update(empty, 0.0, {}, [])
+    res = tracker.update(table, 0.1, {}, [])
+    assert res.hands == ()
+    assert not res.mask.any()
+
+
+def test_no_skin_colour_needed_and_skin_alone_is_not_a_hand(table: np.ndarray) -> None:
+    """A green glove is a hand; a skin-coloured card put in the middle is not."""
+    tracker = HandTracker()
+    tracker.update(table, 0.0, {}, [])
+    res = tracker.update(with_arm(table, "left", (500, 360), colour=(40, 160, 40)), 0.1, {}, [])
+    assert [h.seat for h in res.hands] == [Seat.LEFT]
+    tracker = HandTracker()
+    tracker.update(table, 0.0, {}, [])
+    skin = table.copy()
+    skin[300:420, 600:700] = (120, 150, 210)
+    assert tracker.update(skin, 0.1, {}, []).hands == ()

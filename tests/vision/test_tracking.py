@@ -1,0 +1,131 @@
+"""Tracking and the table memory, through the pipeline: stable ids, moved cards, covered and
+gone states, last clean views, the change gate."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision._frames import table_frame, with_arm
+from vision.cards import find_cards
+from vision.cards.finder import CardDetection
+from vision.errors import InputError
+from vision.observation import CardState
+from vision.pipeline import TablePipeline
+from vision.tracking import CardTracker, TrackerConfig
+
+
+@pytest.fixture(scope="module")
+def table() -> np.ndarray:
+    return table_frame()
+
+
+def _centres(obs) -> dict[int, np.ndarray]:  # type: ignore[no-untyped-def]
+    return {c.track_id: c.quad.mean(axis=0) for c in obs.cards if c.state is CardState.VISIBLE}
+
+
+def test_still_table_keeps_ids_and_costs_only_the_gate(table: np.ndarray) -> None:
+    pipe = TablePipeline()
+    first = pipe.process(table, 0.0)
+    assert len(first.cards) == 12
+    assert all(c.last_clean_view is not None for c in first.cards)
+    for i in range(1, 5):
+        obs = pipe.process(table.copy(), i / 30)
+        assert obs.extras["changed"] is False
+        assert [c.track_id for c in obs.cards] == [c.track_id for c in first.cards]
+        assert obs.frame_index == i
+
+
+def test_a_moved_card_keeps_its_id(table: np.ndarray) -> None:
+    pipe = TablePipeline()
+    first = pipe.process(table, 0.0)
+    target = min(first.cards, key=lambda c: c.quad[:, 1].min())  # a top-row card
+    x, y, w, h = cv2.boundingRect(np.round(target.quad).astype(np.int32))
+    pad = 6
+    card = table[y - pad : y + h + pad, x - pad : x + w + pad].copy()
+    cloth = table[5 : 5 + card.shape[0], 1280 - 5 - card.shape[1] : 1280 - 5].copy()
+    frame = table.copy()
+    frame[y - pad : y + h + pad, x - pad : x + w + pad] = cloth  # lift it...
+    steps = 6
+    last = None
+    for k in range(1, steps + 1):
+        f = frame.copy()
+        dy = k * 12  # ...and slide it down in small steps
+        f[y - pad + dy : y + h + pad + dy, x - pad : x + w + pad] = card
+        last = pipe.process(f, k / 30)
+    assert last is not None
+    moved = last.card(target.track_id)
+    assert moved is not None and moved.state is CardState.VISIBLE
+    assert moved.quad.mean(axis=0)[1] == pytest.approx(target.quad.mean(axis=0)[1] + steps * 12, abs=2.0)
+    assert len([c for c in last.cards if c.state is CardState.VISIBLE]) == 12
+
+
+def test_a_hand_covers_cards_keeps_their_clean_views_then_uncovers(table: np.ndarray) -> None:
+    pipe = TablePipeline()
+    first = pipe.process(table, 0.0)
+    target = max(first.cards, key=lambda c: c.quad[:, 1].max())  # a bottom-row card
+    tip = tuple(target.quad.mean(axis=0))
+    view_before = target.last_clean_view
+    events = []
+    for k in range(1, 6):
+        t = 0.1 * k
+        frac = k / 5
+        x, y = tip[0], 720 + (tip[1] - 720) * frac
+        obs = pipe.process(with_arm(table, "bottom", (x, y)), t)
+        events += obs.events
+    covered = obs.card(target.track_id)
+    assert covered is not None and covered.state is CardState.COVERED
+    assert covered.last_clean_view is not None
+    assert np.array_equal(covered.last_clean_view, view_before)
+    assert covered.last_clean_time == 0.0
+    assert any(h.seat == "bottom" and target.track_id in h.covers for h in obs.hands)
+    assert ("covered", target.track_id) in [(e.kind, e.track_id) for e in events]
+    assert obs.hand_mask is not None and obs.hand_mask.any()
+    # A hand resting on the card for seconds: still covered, not gone.
+    for k in range(10):
+        obs = pipe.process(with_arm(table, "bottom", tip), 0.6 + 0.3 * k)
+    assert obs.card(target.track_id).state is CardState.COVERED
+    back = pipe.process(table, 4.0)
+    assert back.card(target.track_id).state is CardState.VISIBLE
+    assert ("uncovered", target.track_id) in [(e.kind, e.track_id) for e in back.events]
+    assert [c.track_id for c in back.cards] == [c.track_id for c in first.cards]
+
+
+def test_a_card_taken_away_goes_after_its_patience(table: np.ndarray) -> None:
+    pipe = TablePipeline(tracker=TrackerConfig(patience_s=0.5, forget_s=2.0))
+    first = pipe.process(table, 0.0)
+    target = first.cards[0]
+    x, y, w, h = cv2.boundingRect(np.round(target.quad).astype(np.int32))
+    frame = table.copy()
+    frame[y - 6 : y + h + 6, x - 6 : x + w + 6] = table[5 : h + 17, 1280 - w - 17 : 1280 - 5]
+    assert pipe.process(frame, 0.1).card(target.track_id).state is CardState.COVERED
+    assert pipe.process(frame, 0.3).card(target.track_id).state is CardState.COVERED
+    assert pipe.process(frame, 0.7).card(target.track_id).state is CardState.GONE  # still frame, time passed
+    assert pipe.process(frame, 3.0).card(target.track_id) is None  # forgotten
+
+
+def test_tracker_matches_by_overlap_then_by_distance() -> None:
+    sq = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    tracker = CardTracker()
+    tracker.update([CardDetection(sq + 100, 1.0), CardDetection(sq + 400, 1.0)], 0.0)
+    ids = [t.track_id for t in tracker.tracks]
+    tracker.update([CardDetection(sq + 405, 1.0), CardDetection(sq + np.float32([100, 180]), 1.0)], 0.1)
+    by_pos = {tuple(np.round(t.quad[0]).astype(int)): t.track_id for t in tracker.tracks}
+    assert by_pos[(405, 405)] == ids[1]
+    assert by_pos[(100, 180)] == ids[0]  # moved two card heights down, no overlap: same card
+
+
+def test_bad_frames_are_input_errors() -> None:
+    with pytest.raises(InputError, match="BGR uint8"):
+        TablePipeline().process(np.zeros((10, 10), np.uint8), 0.0)
+
+
+def test_find_cards_in_a_roi_matches_the_whole_frame(table: np.ndarray) -> None:
+    whole = find_cards(table)
+    part = find_cards(table, roi=(0, 0, 1280, 380))
+    assert 0 < len(part) < len(whole)
+    for d in part:
+        assert (
+            max(np.abs(d.quad - w.quad).max() for w in whole if np.allclose(d.quad, w.quad, atol=1.0)) <= 1.0
+        )

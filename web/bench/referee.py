@@ -22,7 +22,7 @@ from collections import deque
 from typing import Any
 
 from referee.registry import make_game
-from referee.twixt.actions import Place, Swap
+from referee.twixt.actions import Pass, Place, Swap
 from referee.twixt.game import TwixtGame
 from referee.twixt.state import TwixtState
 from web.bench.stats import median, percentile, rounded
@@ -34,8 +34,9 @@ MEASURE_EVERY = 8
 
 
 # -- Twixt -------------------------------------------------------------------------------------
-def _twixt_game(game: TwixtGame, rng: random.Random) -> list[tuple[TwixtState, int]]:
-    """A random legal game to its end; the positions with the colour that just moved."""
+def _twixt_game(game: TwixtGame, rng: random.Random) -> tuple[list[tuple[TwixtState, int]], TwixtState]:
+    """A random legal game to its end: the measured positions (with the colour that just moved)
+    and the final state."""
     b = game.board
     state = game.initial_state()
     out: list[tuple[TwixtState, int]] = []
@@ -57,7 +58,12 @@ def _twixt_game(game: TwixtGame, rng: random.Random) -> list[tuple[TwixtState, i
         if hole is None:
             free = game.free_holes(state, colour)
             if not free:
-                break
+                if not game.free_holes(state, 1 - colour):
+                    break
+                state, ruling = game.apply(state, Pass(seat))  # no hole left to this colour
+                assert ruling.applies, ruling.reason.en
+                seat = 1 - seat
+                continue
             hole = rng.choice(free)
         state, ruling = game.apply(state, Place(seat, b.xy(hole)))
         assert ruling.applies, ruling.reason.en
@@ -65,7 +71,7 @@ def _twixt_game(game: TwixtGame, rng: random.Random) -> list[tuple[TwixtState, i
         if pegs % MEASURE_EVERY == 0:
             out.append((state, colour))
         seat = 1 - seat
-    return out
+    return out, state
 
 
 def _baseline_connected(game: TwixtGame, state: TwixtState, colour: int) -> bool:
@@ -154,11 +160,9 @@ def _twixt(quick: bool, seed: int) -> dict[str, Any]:
         mode = "standard" if i % 2 == 0 else "PP"
         game = make_game("twixt", ("Red", "Black"), mode, {"auto_link": True})
         assert isinstance(game, TwixtGame)
-        played = _twixt_game(game, rng)
-        if played:
-            last = played[-1][0]
-            key = last.result or "no_hole_left"
-            results[key] = results.get(key, 0) + 1
+        played, final = _twixt_game(game, rng)
+        key = final.result or "board_full"
+        results[key] = results.get(key, 0) + 1
         for state, colour in played:
             positions += 1
             pegs_total += state.peg_count

@@ -160,8 +160,9 @@ def _set_crops() -> tuple[list[np.ndarray], list[dict]]:
     return crops, designs
 
 
-def _board_crops() -> tuple[list[np.ndarray], list[dict], list[str]]:
-    """Crops the card finder cuts from set-boards photos, labelled by the quad they match."""
+def _board_crops(every: int = 1) -> tuple[list[np.ndarray], list[dict], list[str]]:
+    """Crops the card finder cuts from set-boards photos (every ``every``-th photo), labelled by
+    the quad they match."""
     from vision.cards.finder import find_cards
     from vision.cards.geometry import quad_iou
     from vision.cards.rectify import rectify
@@ -169,7 +170,7 @@ def _board_crops() -> tuple[list[np.ndarray], list[dict], list[str]]:
     folder = REALDATA / "set-boards"
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
     crops, designs, photos = [], [], []
-    for name in sorted(labels):
+    for name in sorted(labels)[::every]:
         img = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
         if img is None:
             continue
@@ -189,7 +190,7 @@ def _board_crops() -> tuple[list[np.ndarray], list[dict], list[str]]:
     return crops, designs, photos
 
 
-def _real_part(judge: PatternJudge) -> dict:
+def _real_part(judge: PatternJudge, quick: bool = False) -> dict:
     crops, designs = _set_crops()
     sigs = judge.signatures(crops)
     pairs, same = _design_pairs(designs)
@@ -197,7 +198,7 @@ def _real_part(judge: PatternJudge) -> dict:
     same_all = list(same)
     finder_pairs = 0
     try:
-        bcrops, bdesigns, photos = _board_crops()
+        bcrops, bdesigns, photos = _board_crops(3 if quick else 1)
     except ImportError as exc:  # the card finder is another package; say so rather than fail
         log.warning("set-boards part skipped: card finder unavailable (%s)", exc)
         bcrops, bdesigns, photos = [], [], []
@@ -248,8 +249,8 @@ def _speed(judge: PatternJudge, quick: bool, seed: int) -> dict:
 def run(quick: bool, seed: int) -> dict:
     judge = PatternJudge()
     reader = NumberReader()
-    real = _real_part(judge)
-    real.pop("_finder_pairs")
+    real = _real_part(judge, quick)
+    log.info("real pairs from the card finder's set-boards crops: %d", real.pop("_finder_pairs"))
     return {
         "render": _render_part(judge, reader, quick, seed),
         "real": real,

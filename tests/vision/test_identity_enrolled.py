@@ -1,0 +1,39 @@
+"""The judge with an enrolled deck: right answers, and at least as sure as without the deck."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from calibration.deck import EnrolledDeck
+from calibration.enroll import enroll
+from models.training.augment import AugmentConfig, camera_crop
+from vision.identity import PatternJudge
+from vision.identity import render_decks as rd
+from vision.identity.enrolled import EnrolledJudge
+
+ROUGH = AugmentConfig(min_px=50, max_px=70)
+
+
+def test_an_enrolled_deck_settles_pairs_at_least_as_surely(tmp_path: Path) -> None:
+    judge = PatternJudge()
+    deck_faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    patterns = deck_faces.patterns[:8]
+    rng = np.random.default_rng(3)
+    clean = AugmentConfig(min_px=110, max_px=120, light=0.2, corner_jitter=0.01)
+    crops = {
+        f"c{i}": camera_crop(rd.shrink(deck_faces.image(p), 220), rng, clean) for i, p in enumerate(patterns)
+    }
+    deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
+    enroll(deck, crops, judge=judge)
+    helped = EnrolledJudge(judge, deck)
+    assert len(helped.groups) == len(patterns)
+    for i in range(4):
+        a = camera_crop(rd.shrink(deck_faces.image(patterns[i]), 220), rng, ROUGH)
+        b = camera_crop(rd.shrink(deck_faces.image(patterns[i]), 220), rng, ROUGH)
+        c = camera_crop(rd.shrink(deck_faces.image(patterns[i + 4]), 220), rng, ROUGH)
+        same_direct, same_helped = judge.compare(a, b), helped.compare(a, b)
+        diff_direct, diff_helped = judge.compare(a, c), helped.compare(a, c)
+        assert same_helped.verdict in ("same", "uncertain") and same_helped.p_same >= same_direct.p_same
+        assert diff_helped.verdict in ("different", "uncertain") and diff_helped.p_same <= diff_direct.p_same

@@ -10,18 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from referee.french import de
 from referee.themind.actions import Deal, DiscardCards, MindAction, PlayCard, RevealPile, Star
 from referee.themind.state import Discard, MindState, Play
 from referee.themind.tables import MAX_LIVES, MAX_STARS, REWARDS, blind_count, lives_lost
 from referee.types import JSON, Reason, Ruling, Verdict, refused
-
-VOWELS = set("AEIOUYÂÀÉÈÊËÎÏÔÖÛÙÜaeiouyâàéèêëîïôöûùü")
-
-
-def de(name: str) -> str:
-    """French "de" before a name: ``"de Ben"``, ``"d'Ana"``."""
-    return f"d'{name}" if name[:1] in VOWELS else f"de {name}"
-
 
 REWARD_FR = {"life": "une vie", "star": "une étoile de lancer"}
 REWARD_EN = {"life": "a life", "star": "a throwing star"}

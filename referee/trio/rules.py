@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from referee.french import de
 from referee.trio.actions import Ask, Deal, Exchange, RevealCentre, TrioAction
 from referee.trio.cards import COPIES, deal_sizes, deck, partners, reaches_goal, team_of
-from referee.trio.french import de
 from referee.trio.state import CentreCard, Hand, Reveal, TrioState
 from referee.types import Reason, Ruling, Verdict, refused, valid
 

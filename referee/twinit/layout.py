@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from referee.french import de
 from referee.twinit.types import CAPTURE, PILE, TABLE, Capture, Loc, Pile, TableCard, TwinItState, evolve
 
 
@@ -122,11 +123,6 @@ def next_with_cards(piles: Sequence[Pile], seat: int, include: bool) -> int | No
         if piles[s].size > 0:
             return s
     return None
-
-
-def de(name: str) -> str:
-    """French "de" before a name, elided before a vowel: ``de("Ana") == "d'Ana"``."""
-    return f"d'{name}" if name[:1].lower() in "aeiouyéèêàâîôûh" else f"de {name}"
 
 
 def cap(text: str) -> str:

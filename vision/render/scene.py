@@ -208,9 +208,9 @@ def _place(
             max(0, -dy) : hh + min(0, -dy), max(0, -dx) : ww + min(0, -dx)
         ]
         sh = cv2.blur(sh, (3, 3))
-        roi[:] = (roi.astype(np.float32) * (1 - card_shadow * sh)[..., None]).astype(np.uint8)
-    blended = roi.astype(np.float32) * (1 - a[..., None]) + warped[:, :, :3].astype(np.float32) * a[..., None]
-    roi[:] = blended.astype(np.uint8)
+        keep = cv2.convertScaleAbs(sh, alpha=-255.0 * card_shadow, beta=255.0)
+        cv2.multiply(roi, cv2.merge([keep, keep, keep]), dst=roi, scale=1.0 / 255.0)
+    roi[:] = cv2.blendLinear(roi, np.ascontiguousarray(warped[:, :, :3]), 1.0 - a, a)
     mask = alpha > 127
     idmap[y0:y1, x0:x1][mask] = index
     return _Placed(x0, y0, mask, area)

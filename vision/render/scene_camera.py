@@ -150,20 +150,23 @@ def _build(spec: CameraSpec, width: int, height: int) -> Camera:
 
 @lru_cache(maxsize=8)
 def _maps(width: int, height: int, focal: float, k1: float) -> tuple[np.ndarray, np.ndarray]:
-    # the map is smooth: compute it on a 1/4 grid (with the exact end points) and resize
+    """The remap maps, computed exactly on a 1/4 grid and resized (the map is smooth).
+
+    Grid node k stands for output pixel (k + 0.5) * q - 0.5 - q of a frame padded by q on every
+    side, which is where ``cv2.resize`` samples it: the linear interpolation is exact at the
+    nodes and never clamps at the border; the padding is cut off afterwards.
+    """
     q = 4
-    gw, gh = width // q + 2, height // q + 2
-    xs = (np.arange(gw, dtype=np.float64) * (width - 1) / (gw - 1)) - width / 2
-    ys = (np.arange(gh, dtype=np.float64) * (height - 1) / (gh - 1)) - height / 2
+    gw, gh = -(-width // q) + 3, -(-height // q) + 3
+    xs = (np.arange(gw, dtype=np.float64) + 0.5) * q - 0.5 - q - width / 2
+    ys = (np.arange(gh, dtype=np.float64) + 0.5) * q - 0.5 - q - height / 2
     X, Y = np.meshgrid(xs, ys)
     r2 = (X**2 + Y**2) / focal**2
     rmax2 = ((width / 2) ** 2 + (height / 2) ** 2) / focal**2
     s = (1 + k1 * r2) / (1 + k1 * rmax2)
     small_x = (X * s + width / 2).astype(np.float32)
     small_y = (Y * s + height / 2).astype(np.float32)
-    # resize with aligned corners: output pixel i samples grid position i * (gw - 1) / (width - 1)
-    gx = (np.arange(width, dtype=np.float32) * (gw - 1) / (width - 1))[None, :].repeat(height, 0)
-    gy = (np.arange(height, dtype=np.float32) * (gh - 1) / (height - 1))[:, None].repeat(width, 1)
-    mx = cv2.remap(small_x, gx, gy, cv2.INTER_LINEAR)
-    my = cv2.remap(small_y, gx, gy, cv2.INTER_LINEAR)
-    return cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    big = (gw * q, gh * q)
+    mx = cv2.resize(small_x, big, interpolation=cv2.INTER_LINEAR)[q : q + height, q : q + width]
+    my = cv2.resize(small_y, big, interpolation=cv2.INTER_LINEAR)[q : q + height, q : q + width]
+    return cv2.convertMaps(np.ascontiguousarray(mx), np.ascontiguousarray(my), cv2.CV_16SC2)

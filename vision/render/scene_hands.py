@@ -181,9 +181,10 @@ def cast_shadow(img: np.ndarray, layer: HandLayer, light: LightSpec) -> None:
     small = cv2.GaussianBlur(small, (0, 0), max(0.5, sigma / q))
     shadow = cv2.resize(small, (sx1 - sx0, sy1 - sy0), interpolation=cv2.INTER_LINEAR)
     strength = 0.45 / (1 + layer.hand.height_mm / 150.0)
-    f = 1.0 - shadow.astype(np.float32) * (strength / 255.0)
+    # light left: 255 - strength * shadow, applied as a saturating integer multiply
+    keep = cv2.addWeighted(shadow, -strength, shadow, 0.0, 255.0)
     roi = img[sy0:sy1, sx0:sx1]
-    roi[:] = (roi.astype(np.float32) * f[..., None]).astype(np.uint8)
+    cv2.multiply(roi, cv2.merge([keep, keep, keep]), dst=roi, scale=1.0 / 255.0)
 
 
 def composite(img: np.ndarray, layer: HandLayer) -> None:
@@ -193,14 +194,13 @@ def composite(img: np.ndarray, layer: HandLayer) -> None:
     small = cv2.resize(layer.alpha, (max(1, w // q), max(1, h // q)), interpolation=cv2.INTER_AREA)
     sigma = max(0.8, 9.0 * layer.px_per_mm / q)
     small = cv2.GaussianBlur(small, (0, 0), sigma)
-    shade = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) / 255.0
-    shade = 0.55 + 0.55 * np.minimum(1.0, shade * 1.25)
-    a = layer.alpha.astype(np.float32) / 255.0
-    s = layer.sleeve.astype(np.float32) / 255.0
-    skin = np.array(layer.hand.skin, np.float32)
-    sleeve = np.array(layer.hand.sleeve, np.float32)
-    colour = skin[None, None, :] * (1 - s[..., None]) + sleeve[None, None, :] * s[..., None]
-    colour *= shade[..., None]
+    # shading 0.55 (edges) .. 1.1 (middle of the arm), coded as 255 = 1.1, done at quarter size
+    small = cv2.convertScaleAbs(small, alpha=1.25 * 0.55 / 1.1, beta=255.0 * 0.55 / 1.1)
+    shade = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    colour = np.empty((h, w, 3), np.uint8)
+    colour[:] = layer.hand.skin
+    colour[layer.sleeve > 127] = layer.hand.sleeve
+    cv2.multiply(colour, cv2.merge([shade, shade, shade]), dst=colour, scale=1.1 / 255.0)
     roi = img[layer.y0 : layer.y0 + h, layer.x0 : layer.x0 + w]
-    out = roi.astype(np.float32) * (1 - a[..., None]) + colour * a[..., None]
-    roi[:] = np.clip(out, 0, 255).astype(np.uint8)
+    a = layer.alpha.astype(np.float32) * (1.0 / 255.0)
+    roi[:] = cv2.blendLinear(roi, colour, 1.0 - a, a)

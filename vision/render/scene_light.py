@@ -38,29 +38,40 @@ def light_maps(light: LightSpec, width: int, height: int) -> tuple[np.ndarray, n
         inside = np.clip((half - np.abs(d)) / soft + 0.5, 0, 1)
         g *= 1 - darkness * inside
     gain = np.stack([g * light.gains[0], g * light.gains[1], g * light.gains[2]], axis=2)
-    gain = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
+    # fixed point: 128 = a gain of 1 (cv2.multiply with scale 1/128 saturates like light does);
+    # the map is smooth, so it is coded at low resolution and resized as bytes
+    gain_u8 = np.clip(gain * GAIN_ONE + 0.5, 0, 255).astype(np.uint8)
+    gain_u8 = cv2.resize(gain_u8, (width, height), interpolation=cv2.INTER_LINEAR)
     glare = None
     if light.glare:
         gl = np.zeros((h, w), np.float32)
         for gx, gy, radius, s in light.glare:
             r = max(1e-3, radius * w)
             gl += 255.0 * s * np.exp(-((xs - gx * w) ** 2 + (ys - gy * h) ** 2) / (2 * r * r))
-        glare = cv2.resize(gl, (width, height), interpolation=cv2.INTER_LINEAR)
-    gain.setflags(write=False)
-    return gain, glare
+        gl_u8 = np.clip(gl + 0.5, 0, 255).astype(np.uint8)
+        glare = cv2.resize(cv2.merge([gl_u8, gl_u8, gl_u8]), (width, height), interpolation=cv2.INTER_LINEAR)
+        glare.setflags(write=False)
+    gain_u8.setflags(write=False)
+    return gain_u8, glare
 
 
-@lru_cache(maxsize=4)
-def _noise_field(width: int, height: int) -> np.ndarray:
-    rng = np.random.default_rng(0xD01CE)
-    field = rng.standard_normal((height + 64, width + 64, 3), dtype=np.float32)
-    field.setflags(write=False)
-    return field
+GAIN_ONE = 128.0
 
 
-def sensor_noise(width: int, height: int, seed: int) -> np.ndarray:
-    """A view of unit Gaussian noise (H, W, 3) float32; the seed picks where it is cut from."""
-    field = _noise_field(width, height)
+@lru_cache(maxsize=8)
+def _noise_field(width: int, height: int, sigma: int) -> np.ndarray:
+    """int16 Gaussian noise of ``sigma`` grey levels, with a margin to cut from."""
+    rng = np.random.default_rng([0xD01CE, sigma])
+    field = rng.standard_normal((height + 64, width + 64, 3), dtype=np.float32) * float(sigma)
+    out = np.round(field).astype(np.int16)
+    out.setflags(write=False)
+    return out
+
+
+def sensor_noise(width: int, height: int, sigma: float, seed: int) -> np.ndarray:
+    """A view of Gaussian noise (H, W, 3) int16 of ``sigma`` rounded to whole grey levels; the
+    seed picks where it is cut from."""
+    field = _noise_field(width, height, max(1, round(sigma)))
     ox, oy = (seed * 7919) % 64, (seed * 104729 // 64) % 64
     return field[oy : oy + height, ox : ox + width]
 
@@ -88,17 +99,15 @@ def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
 
 
 def apply_light_and_noise(img: np.ndarray, light: LightSpec, noise: float, seed: int) -> np.ndarray:
-    """uint8 image -> lit, noisy uint8 image."""
+    """uint8 image -> lit, noisy uint8 image (saturating, all in integer arithmetic)."""
     h, w = img.shape[:2]
     gain, glare = light_maps(light, w, h)
-    f = img.astype(np.float32)
-    cv2.multiply(f, gain, dst=f)
+    out = cv2.multiply(img, gain, scale=1.0 / GAIN_ONE)
     if glare is not None:
-        f += glare[..., None]
+        cv2.add(out, glare, dst=out)
     if noise > 0:
-        cv2.scaleAdd(sensor_noise(w, h, seed), float(noise), f, dst=f)
-        cv2.threshold(f, 0, 0, cv2.THRESH_TOZERO, dst=f)  # negative -> 0 before the saturating cast
-    return cv2.convertScaleAbs(f)
+        out = cv2.add(out, sensor_noise(w, h, noise, seed), dtype=cv2.CV_8U)
+    return out
 
 
 def jpeg(img: np.ndarray, quality: int) -> np.ndarray:

@@ -186,8 +186,8 @@ def play(setup: Setup, state: TwinItState, action: Play) -> Result:
         en, fr = describe_all(unknown, setup.players)
         return refused(
             "wait_reveal",
-            f"Wait: {en} is not known yet (the camera must see it first).",
-            f"Attendez : {fr} n'est pas encore connue (la caméra doit d'abord la voir).",
+            f"Wait: face not known yet for {en} (the camera must see it first).",
+            f"Attendez : face encore inconnue pour {fr} (la caméra doit d'abord la voir).",
             pending=[loc_to_json(x) for x in unknown],
         ), state
     piles = list(state.piles)
@@ -234,8 +234,8 @@ def end(setup: Setup, state: TwinItState, action: End) -> Result:
         en, fr = describe_all(unknown, setup.players)
         return refused(
             "wait_reveal",
-            f"Wait: {en} is not known yet.",
-            f"Attendez : {fr} n'est pas encore connue.",
+            f"Wait: face not known yet for {en}.",
+            f"Attendez : face encore inconnue pour {fr}.",
         ), state
     found = matches(state)
     if found:

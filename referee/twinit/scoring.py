@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.french import join_en, join_fr
 from referee.twinit.cooperative import level_for, points
 from referee.twinit.options import COMPETITIVE, COOP_COMPETITIVE, COOPERATIVE, TEAMS, Setup
 from referee.twinit.types import TwinItState
@@ -50,7 +51,7 @@ def outcome(setup: Setup, state: TwinItState) -> Outcome | None:
         )
     if setup.mode == COOP_COMPETITIVE:
         by_seat = [points(held) for held in state.captures]
-        return _most(setup, [(s,) for s in range(setup.n)], by_seat, "points", "points")
+        return _most(setup, [(s,) for s in range(setup.n)], by_seat, "point", "point")
     sides = list(setup.sides())
     totals = [sum(len(state.captures[s]) for s in side) for side in sides]
     target = setup.opts.target
@@ -70,27 +71,26 @@ def outcome(setup: Setup, state: TwinItState) -> Outcome | None:
                     f"{who} {fr.format(target)}.",
                 ),
             )
-    return _most(setup, sides, totals, "captures", "prises")
+    return _most(setup, sides, totals, "capture", "prise")
 
 
 def _most(
     setup: Setup, sides: list[tuple[int, ...]], totals: list[int], en_unit: str, fr_unit: str
 ) -> Outcome:
+    """The side(s) with the most ``en_unit`` (singular; "s" is added for several) win."""
     best = max(totals)
     if best == 0:
         return Outcome(
-            (), Reason("draw", f"No {en_unit}: a draw.", f"Personne n'a de {fr_unit} : égalité."), draw=True
+            (), Reason("draw", f"No {en_unit}s: a draw.", f"Personne n'a de {fr_unit}s : égalité."), draw=True
         )
-    top = [side for side, t in zip(sides, totals, strict=True) if t == best]
-    who = " and ".join(side_name(setup, side) for side in top)
-    winners = tuple(sorted(s for side in top for s in side))
-    shared_en = " (shared)" if len(top) > 1 else ""
-    shared_fr = " (ex aequo)" if len(top) > 1 else ""
-    return Outcome(
-        winners,
-        Reason(
-            "most",
-            f"{who} wins{shared_en} with {best} {en_unit}.",
-            f"{who} gagne{shared_fr} avec {best} {fr_unit}.",
-        ),
-    )
+    if best > 1:
+        en_unit, fr_unit = en_unit + "s", fr_unit + "s"
+    top = [side_name(setup, side) for side, t in zip(sides, totals, strict=True) if t == best]
+    winners = tuple(sorted(s for side, t in zip(sides, totals, strict=True) if t == best for s in side))
+    if len(top) > 1:
+        en = f"{join_en(top)} share the win with {best} {en_unit} each."
+        fr = f"{join_fr(top)} gagnent ex aequo avec {best} {fr_unit} chacun."
+    else:
+        en = f"{top[0]} {'win' if len(winners) > 1 else 'wins'} with {best} {en_unit}."
+        fr = f"{top[0]} {'gagnent' if len(winners) > 1 else 'gagne'} avec {best} {fr_unit}."
+    return Outcome(winners, Reason("most", en, fr))

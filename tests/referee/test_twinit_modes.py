@@ -314,3 +314,28 @@ def test_other_taboo_motifs_stay_after_one_is_freed() -> None:
     assert ruling.reason.code == "taboo"
     state, ok = step(g, state, {"type": "claim", "player": 2, "cards": [{"table": 0}, {"pile": 1}]})
     assert ok.valid and state.taboo == (X, W)
+
+
+@pytest.mark.parametrize(
+    ("claims", "winners", "en", "fr"),
+    [
+        ([], (), "No points: a draw.", "Personne n'a de points : égalité."),
+        ([("Ben", 3, 4)], (1,), "Ben wins with 1 point.", "Ben gagne avec 1 point."),
+        (
+            [("Ana", 0, 1), ("Cy", 3, 4)],
+            (0, 2),
+            "Ana and Cy share the win with 1 point each.",
+            "Ana et Cy gagnent ex aequo avec 1 point chacun.",
+        ),
+    ],
+)
+def test_competitive_minute_outcome_words(
+    claims: list[tuple[str, int, int]], winners: tuple[int, ...], en: str, fr: str
+) -> None:
+    g = coop("cooperative-competitive", players=["Ana", "Ben", "Cy"])
+    state = run(g, {"type": "start", "faces": FACES})
+    for who, a, b in claims:
+        state = run(g, {"type": "claim", "player": who, "cards": [{"table": a}, {"table": b}]}, state=state)
+    outcome = g.outcome(run(g, {"type": "end"}, state=state))
+    assert outcome is not None and outcome.winners == winners
+    assert (outcome.reason.en, outcome.reason.fr) == (en, fr)

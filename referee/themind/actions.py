@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import MalformedAction
+from referee.fields import SeatReader, seat_list
 from referee.protocol import require
 from referee.themind.tables import HIGHEST, LOWEST
 from referee.types import JSON
@@ -74,7 +75,7 @@ def _cards(obj: Mapping[str, Any], key: str) -> tuple[int, ...]:
     return tuple(_card(obj, v, key) for v in value)
 
 
-def parse_action(obj: Mapping[str, JSON], player: Callable[[Mapping[str, JSON], str], int]) -> MindAction:
+def parse_action(obj: Mapping[str, JSON], player: SeatReader) -> MindAction:
     """The action from JSON; ``player`` reads a seat (index or name) from a field."""
     kind = require(obj, "type", str)
     if kind == "deal":
@@ -92,8 +93,7 @@ def parse_action(obj: Mapping[str, JSON], player: Callable[[Mapping[str, JSON], 
         card = obj.get("card")
         return PlayCard(seat, None if card is None else _card(obj, card, "card"))
     if kind == "star":
-        raised = require(obj, "hands_up", list)
-        seats = tuple(player({"player": s}, "player") for s in raised)
+        seats = seat_list(obj, "hands_up", player)
         if obj.get("cards") is None:
             return Star(seats)
         cards = require(obj, "cards", list)

@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import MalformedAction
+from referee.fields import SeatReader, seat_list
 from referee.protocol import require
 from referee.types import JSON
 
@@ -105,7 +106,7 @@ def _card_list(obj: Mapping[str, Any], value: Any, what: str) -> tuple[int, ...]
     return tuple(value)
 
 
-def parse_action(obj: Mapping[str, JSON], player: Callable[[Mapping[str, JSON], str], int]) -> TrioAction:
+def parse_action(obj: Mapping[str, JSON], player: SeatReader) -> TrioAction:
     """The action from JSON; ``player`` reads a seat (index or name) from a field."""
     kind = require(obj, "type", str)
     if kind == "deal":
@@ -133,10 +134,10 @@ def parse_action(obj: Mapping[str, JSON], player: Callable[[Mapping[str, JSON], 
             player(obj, "player"), player(obj, "target"), end, _number(obj), _count(obj), _confirmed(obj)
         )
     if kind == "exchange":
-        seats = require(obj, "players", list)
+        seats = seat_list(obj, "players", player)
         if len(seats) != 2:
-            raise MalformedAction(f"players {seats!r} in {dict(obj)!r} is not two partners")
-        pair = (player({"player": seats[0]}, "player"), player({"player": seats[1]}, "player"))
+            raise MalformedAction(f"players {obj['players']!r} in {dict(obj)!r} is not two partners")
+        pair = (seats[0], seats[1])
         cards = obj.get("cards")
         if cards is None:
             return Exchange(pair)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -165,7 +166,7 @@ def parse_action(obj: Mapping[str, Any], players: Sequence[str]) -> Action:
             forfeit = r.loc({CAPTURE: obj["forfeit"]})
         at = obj.get("at")
         if at is not None:
-            if isinstance(at, bool) or not isinstance(at, int | float) or at < 0:
+            if isinstance(at, bool) or not isinstance(at, int | float) or not 0 <= at < math.inf:
                 raise r.fail(f"at {at!r} is not a non-negative number of seconds")
             at = float(at)
         return Claim(players_, cards, r.seats("beaten"), forfeit, at, r.faces_of(len(cards)))

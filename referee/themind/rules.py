@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.french import de
+from referee.french import de, join_en, join_fr
 from referee.themind.actions import Deal, DiscardCards, MindAction, PlayCard, RevealPile, Star
 from referee.themind.state import Discard, MindState, Play
 from referee.themind.tables import MAX_LIVES, MAX_STARS, REWARDS, blind_count, lives_lost
 from referee.types import JSON, Reason, Ruling, Verdict, refused
 
+FR_MUST, FR_CANNOT = "a des cartes et doit", "n'a plus de carte et ne peut pas"
 REWARD_FR = {"life": "une vie", "star": "une étoile de lancer"}
 REWARD_EN = {"life": "a life", "star": "a throwing star"}
 
@@ -41,6 +42,13 @@ def _uncertain(code: str, en: str, fr: str, **details: JSON) -> Ruling:
 
 def _cards(cards: list[int] | tuple[int, ...]) -> str:
     return ", ".join(str(c) for c in cards)
+
+
+def _per_seat(setup: Setup, cards: tuple[int | None, ...] | list[int | None], none: str) -> str:
+    """Cards per player in words: ``"Ana 12, Ben none"``."""
+    return ", ".join(
+        f"{name} {none if c is None else c}" for name, c in zip(setup.names, cards, strict=False)
+    )
 
 
 def seen_cards(state: MindState) -> set[int]:
@@ -248,7 +256,7 @@ def _play(setup: Setup, state: MindState, action: PlayCard) -> tuple[Ruling, Min
             _uncertain(
                 "card_unread",
                 "The card played was not read; show it again.",
-                "La carte jouée n'a pas été lue.",
+                "La carte jouée n'a pas été lue ; montrez-la de nouveau.",
             ),
             state,
         )
@@ -298,7 +306,7 @@ def _play_known(setup: Setup, state: MindState, p: int, card: int) -> tuple[Ruli
     for seat, c in sorted(lower, key=lambda sc: sc[1]):
         discards.append(Discard(seat, c, "error"))
     hands = [tuple(c for c in hand if c > card) for hand in hands]
-    held = _cards(sorted(c for _, c in lower))
+    low = sorted(c for _, c in lower)
     new = replace(
         state,
         hands=tuple(hands),
@@ -312,10 +320,10 @@ def _play_known(setup: Setup, state: MindState, p: int, card: int) -> tuple[Ruli
         new,
         Verdict.INVALID,
         "error",
-        f"Error: {who} played {card} while {held} {'was' if len(lower) == 1 else 'were'} still held. "
-        "Every lower card is discarded face up and the team loses one life.",
-        f"Erreur : {who} a joué le {card} alors que {held} "
-        f"restai{'t' if len(lower) == 1 else 'ent'} en main. "
+        f"Error: {who} played {card} while {join_en(low)} {'was' if len(low) == 1 else 'were'} still "
+        "held. Every lower card is discarded face up and the team loses one life.",
+        f"Erreur : {who} a joué le {card} alors que {join_fr(low)} "
+        f"{'était' if len(low) == 1 else 'étaient'} encore en main. "
         "Toutes les cartes plus basses sont défaussées face visible et l'équipe perd une vie.",
         {
             "card": card,
@@ -372,9 +380,10 @@ def _play_unknown(setup: Setup, state: MindState, p: int, card: int) -> tuple[Ru
         Verdict.INVALID,
         "error",
         f"Error: {who} still held {card} when {top} was played. The card is discarded face up, every "
-        f"card below {top} must be discarded too, and the team loses one life.",
+        f"card lower than {top} must be discarded too, and the team loses one life.",
         f"Erreur : {who} avait encore le {card} quand le {top} a été joué. La carte est défaussée face "
-        f"visible, toutes les cartes sous {top} doivent l'être aussi, et l'équipe perd une vie.",
+        f"visible, toutes les cartes plus basses que le {top} doivent l'être aussi, et l'équipe perd "
+        "une vie.",
         {"card": card, "top": top},
     )
 
@@ -407,9 +416,10 @@ def _star(setup: Setup, state: MindState, action: Star) -> tuple[Ruling, MindSta
             return (
                 refused(
                     "not_lowest",
-                    f"With a star everyone discards their lowest card: {lowest}, not {list(action.cards)}.",
-                    f"Avec une étoile chacun défausse sa plus petite carte : {lowest}, "
-                    f"pas {list(action.cards)}.",
+                    f"With a star everyone discards their lowest card: {_per_seat(setup, lowest, 'none')}, "
+                    f"not {_per_seat(setup, action.cards, 'none')}.",
+                    f"Avec une étoile chacun défausse sa plus petite carte : "
+                    f"{_per_seat(setup, lowest, 'aucune')}, pas {_per_seat(setup, action.cards, 'aucune')}.",
                 ),
                 state,
             )
@@ -462,8 +472,7 @@ def _star_cards_problem(setup: Setup, state: MindState, action: Star) -> Ruling 
             return _uncertain(
                 "star_cards_mismatch",
                 f"{who} {'holds cards and must' if card is None else 'has no card and cannot'} discard one.",
-                f"{who} {'a des cartes et doit' if card is None else 'n’a plus de carte et ne peut pas'} "
-                "en défausser une.",
+                f"{who} {FR_MUST if card is None else FR_CANNOT} en défausser une.",
             )
     shown = [c for c in cards if c is not None]
     seen = seen_cards(state)
@@ -536,8 +545,8 @@ def _discard(setup: Setup, state: MindState, action: DiscardCards) -> tuple[Ruli
         return (
             _uncertain(
                 "not_lower",
-                f"{_cards(higher)} is not lower than the pile's {top}: it is not part of an error.",
-                f"{_cards(higher)} n'est pas plus bas que le {top} de la pile : pas une erreur.",
+                f"{join_en(higher)}: not lower than the pile's {top}, so not part of an error.",
+                f"{join_fr(higher)} : pas plus bas que le {top} de la pile, donc pas une erreur.",
             ),
             state,
         )
@@ -717,7 +726,7 @@ def _complete(
     details = {**details, "level_complete": level, "lives": lives, "stars": stars}
     if level >= setup.levels:
         en += f". All {setup.levels} levels done: the team wins The Mind!"
-        fr += f". Les {setup.levels} niveaux sont faits : l'équipe gagne The Mind !"
+        fr += f". Les {setup.levels} niveaux sont réussis : l'équipe gagne The Mind !"
         return _ruling(verdict, code, en, fr, {**details, "victory": True}), replace(cleared, phase="won")
     return _ruling(verdict, code, en + ".", fr + ".", details), replace(
         cleared, level=level + 1, phase="deal"

@@ -183,3 +183,50 @@ def test_legal_actions_with_hands_known_all_apply() -> None:
     assert legal is not None and len(legal) == 5  # four cards and the star
     assert all(game.judge(state, a).applies for a in legal)
     assert game.legal_actions(game.initial_state()) is None
+
+
+def test_one_plays_the_lowest_card_of_ones_hand_first_56_before_57() -> None:
+    game = mind(2)
+    state, _ = run(game, at_level(game, 2), deal([56, 57], [80, 90]))
+    state, (ruling,) = run(game, state, card(0, 57))
+    assert ruling.reason.code == "error" and ruling.details["discarded"] == [{"player": 0, "card": 56}]
+    assert state.lives == 1 and state.counts == (0, 2)
+    assert ruling.reason.en.startswith("Error: Ana played 57 while 56 was still held.")
+    assert ruling.reason.fr.startswith("Erreur : Ana a joué le 57 alors que 56 était encore en main.")
+
+
+def test_an_error_that_empties_every_hand_completes_the_level_with_its_reward() -> None:
+    game = mind(2)
+    state, _ = run(game, at_level(game, 3, lives=3), deal([10, 20, 30], [40, 50, 60]))
+    state, _ = run(game, state, card(0, 10), card(0, 20), card(0, 30), card(1, 40))
+    # Ben plays 60 while holding 50: his own lower card goes, every hand is empty, one life.
+    state, (ruling,) = run(game, state, card(1, 60))
+    assert ruling.verdict is Verdict.INVALID and ruling.details["level_complete"] == 3
+    assert ruling.details["reward"] == "life"
+    assert (state.level, state.phase, state.lives) == (4, "deal", 3)  # 3 - 1 + 1
+    assert "Level 3 complete" in ruling.reason.en and "Niveau 3 terminé" in ruling.reason.fr
+
+
+def test_the_last_life_lost_ends_the_game_even_when_the_hands_are_now_empty() -> None:
+    game = mind(2)
+    state, _ = run(game, at_level(game, 2, lives=1), deal([10, 20], [30, 40]))
+    state, _ = run(game, state, card(0, 10), card(1, 30))  # Ana's 20: error, the last life
+    assert state.phase == "lost" and state.lives == 0
+    assert game.outcome(state) is not None
+
+
+def test_stars_are_unlimited_per_level_and_skip_empty_hands() -> None:
+    game = mind(2)
+    state, _ = run(game, at_level(game, 3, stars=3), deal([10, 20, 30], [40, 50, 60]))
+    state, _ = run(game, state, {"type": "star", "hands_up": [0, 1]}, {"type": "star", "hands_up": [0, 1]})
+    assert state.stars == 1 and state.hands == ((30,), (60,))
+    state, _ = run(game, state, card(0, 30))
+    state, (ruling,) = run(game, state, {"type": "star", "hands_up": [0, 1]})
+    assert ruling.details["discarded"] == [None, 60] and state.stars == 0
+    assert ruling.details["level_complete"] == 3
+    wrong = game.judge(
+        run(game, at_level(game, 2), deal([10, 20], [30, 40]))[0],
+        game.parse_action({"type": "star", "hands_up": [0, 1], "cards": [20, 30]}),
+    )
+    assert wrong.reason.code == "not_lowest" and "Ana 10, Ben 30" in wrong.reason.en
+    assert "Ana 20, Ben 30" in wrong.reason.fr

@@ -10,6 +10,7 @@ import numpy as np
 import onnxruntime as ort
 
 from models.files import ModelFiles, sha256
+from models.training.seeding import TRAIN_THREADS
 
 BENCH_FILE = "identity_bench.json"
 """The last ``tableref bench identity`` figures, with the sha256 of the models they measured."""
@@ -73,7 +74,8 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
         "",
         "Augmentation: `" + json.dumps(meta["config"]["aug"]) + "`",
         "",
-        f"Rebuild: `{command}` ({meta['train_seconds']} s of training on this machine, 2 threads).",
+        f"Rebuild: `{command}` ({meta['train_seconds']} s of training on this machine, {TRAIN_THREADS} torch"
+        " thread, CPU shared with other jobs; seeded, deterministic kernels).",
         "",
         "## Size and speed",
     ]

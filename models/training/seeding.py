@@ -7,7 +7,7 @@ import random
 import numpy as np
 import torch
 
-TRAIN_THREADS = 2
+TRAIN_THREADS = 1
 
 
 def seed_everything(seed: int, threads: int = TRAIN_THREADS) -> None:

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class JudgeConfig:
     seed: int = 0
-    steps: int = 1200
+    steps: int = 800
     batch_patterns: int = 12
     per_pattern: int = 3
     fresh: float = 0.3

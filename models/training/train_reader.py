@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class ReaderConfig:
     seed: int = 0
-    steps: int = 1200
+    steps: int = 800
     batch: int = 32
     fresh: float = 0.3
     """Share of training crops made afresh (the rest reuse one of 4 earlier crops of the card)."""

@@ -91,6 +91,24 @@ def reader_decks(config: str) -> tuple[list, list, str]:
     return train, val, recipe
 
 
+def record_bench(bench: Path, folder: Path) -> Path:
+    """Store a bench result beside the models, with the sha256 of the model files it measured."""
+    from models.files import sha256
+    from models.training.model_card import BENCH_FILE
+
+    lines = [ln for ln in bench.read_text(encoding="utf-8").splitlines() if ln.strip().startswith("{")]
+    if not lines:
+        raise ValueError(
+            f"bench file {bench}: no JSON object (expected `tableref bench identity --json` output)"
+        )
+    result = json.loads(lines[-1])
+    files = [n for m in MODELS.values() for n in m.onnx]
+    record = {"result": result, "sha256": {n: sha256(folder / n) for n in files if (folder / n).is_file()}}
+    path = folder / BENCH_FILE
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import torch  # noqa: F401
@@ -102,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
     config = _config_name(args)
     t0 = time.perf_counter()
     if args.card_only:
+        if args.bench is not None:
+            record_bench(args.bench, args.out)
         meta = json.loads((args.out / MODELS[args.model].meta).read_text(encoding="utf-8"))
         command = meta.get("command", f"tableref train {args.model}")
         path = write_card(MODELS[args.model], args.out, command)

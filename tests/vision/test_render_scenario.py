@@ -124,3 +124,23 @@ def test_hands_and_cards_move_smoothly(demo: Scenario) -> None:
                     assert math.dist(xy, prev[1][cid]) < 40.0
         prev = (now, cards)
     assert 0 < worst < 100.0  # mm per frame at 30 fps (3 m/s, a fast slap): no jumps
+
+
+def test_twixt_scenario_places_pegs_under_hands() -> None:
+    from vision.render.scenario_board import twixt_demo_scenario
+
+    sc = twixt_demo_scenario(3, n_moves=4, width=640, height=360)
+    assert [a["action"]["type"] for a in sc.actions] == ["peg"] * 4
+    for k, a in enumerate(sc.actions[:3]):
+        _, before = sc.render_at(a["t"] - 0.1)
+        _, after = sc.render_at(a["t"] + 0.1)
+        assert int((before.board.pegs > 0).sum()) == k
+        assert int((after.board.pegs > 0).sum()) == k + 1
+        r, c = a["action"]["row"], a["action"]["col"]
+        assert after.board.pegs[r, c] == a["action"]["player"] + 1
+        # the hole is under the hand that places the peg
+        hole = after.board.holes_mm[r, c] * after.board.px_per_mm
+        h = after.board_homography
+        p = h @ np.array([hole[0], hole[1], 1.0])
+        x, y = np.round(after.distort((p[:2] / p[2])[None])[0]).astype(int)
+        assert after.hand_mask[max(0, y - 6) : y + 7, max(0, x - 6) : x + 7].any()

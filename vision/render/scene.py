@@ -116,6 +116,34 @@ def _card_texture(identity: str, style: int, face_up: bool, level: float) -> np.
     return _lru_get(_TEX_CACHE, key, make, _TEX_CACHE_SIZE)
 
 
+_BOARD_LEVELS: OrderedDict[int, tuple[np.ndarray, list[np.ndarray]]] = OrderedDict()
+
+
+def _board_level(tex: np.ndarray, width_mm: float, image_px_per_mm: float) -> np.ndarray:
+    """The board texture as BGRA, halved (cached) while it stays finer than the image needs."""
+    key = id(tex)
+    hit = _BOARD_LEVELS.get(key)
+    if hit is None or hit[0] is not tex:
+        first = tex if tex.shape[2] == 4 else np.dstack([tex, np.full(tex.shape[:2], 255, np.uint8)])
+        levels = [first]
+        while levels[-1].shape[1] > 64 and levels[-1].shape[1] / width_mm > 2.0:
+            prev = levels[-1]  # resize keeps the full extent, so the level maps to the same mm
+            half = (max(1, round(prev.shape[1] / 2)), max(1, round(prev.shape[0] / 2)))
+            levels.append(cv2.resize(prev, half, interpolation=cv2.INTER_AREA))
+        _BOARD_LEVELS[key] = (tex, levels)
+        while len(_BOARD_LEVELS) > 8:
+            _BOARD_LEVELS.popitem(last=False)
+        hit = _BOARD_LEVELS[key]
+    else:
+        _BOARD_LEVELS.move_to_end(key)
+    levels = hit[1]
+    best = levels[0]
+    for lv in levels:
+        if lv.shape[1] / width_mm >= image_px_per_mm:
+            best = lv
+    return best
+
+
 def card_corners_mm(card: CardPlacement) -> np.ndarray:
     """(4, 2) table mm of the card's own top-left, top-right, bottom-right, bottom-left."""
     w, h = CARD_SIZE_MM[deck_of(card.identity)]
@@ -251,13 +279,15 @@ def render(spec: SceneSpec) -> tuple[np.ndarray, FrameTruth]:
             tex = obj.texture
             if tex.ndim != 3 or tex.shape[2] not in (3, 4):
                 raise ValueError(f"board texture of shape {tex.shape}: expected (h, w, 3) BGR")
-            if tex.shape[2] == 3:
-                tex = np.dstack([tex, np.full(tex.shape[:2], 255, np.uint8)])
-            th, tw = tex.shape[:2]
+            # truth maps the given texture's pixels; the warp may use a halved copy of it
             board_h = cam.H @ _object_to_table(
-                obj.width_mm, obj.height_mm, tw, th, obj.x_mm, obj.y_mm, obj.angle_deg
+                obj.width_mm, obj.height_mm, tex.shape[1], tex.shape[0], obj.x_mm, obj.y_mm, obj.angle_deg
             )
-            _place(img, idmap, -3, tex, board_h, 0.0, (0, 0))
+            level = _board_level(tex, obj.width_mm, cam.px_per_mm_at(obj.x_mm, obj.y_mm))
+            M = cam.H @ _object_to_table(
+                obj.width_mm, obj.height_mm, level.shape[1], level.shape[0], obj.x_mm, obj.y_mm, obj.angle_deg
+            )
+            _place(img, idmap, -3, level, M, 0.0, (0, 0))
             continue
         card = obj
         assert isinstance(card, CardPlacement)

@@ -314,3 +314,14 @@ def twinit_demo_scenario(
     from vision.render.scenario_twinit import twinit_demo_scenario as make
 
     return make(seed, players, width, height)
+
+
+def twixt_demo_scenario(seed: int = 0, n_moves: int = 8, width: int = 1280, height: int = 720) -> Scenario:
+    """A Twixt game's first pegs placed by hands: see :mod:`vision.render.scenario_board`."""
+    from vision.render.scenario_board import twixt_demo_scenario as make
+
+    return make(seed, n_moves, width, height)
+
+
+twixt_scenario = twixt_demo_scenario
+"""The name the live app's demo looks up."""

@@ -126,5 +126,5 @@ def twixt_demo_scenario(seed: int = 0, n_moves: int = 8, width: int = 1280, heig
     for k, a in enumerate(actions):
         a["t"] = round(sc.boards[k + 1][0], 3)
     sc.actions = actions
-    sc.info = {"board": "twixt", "moves": len(order)}
+    sc.info = {"board": "twixt", "moves": len(order), "players": 2, "seats": ["bottom", "top"]}
     return sc

@@ -3,6 +3,7 @@ edges through tilt, yaw and lens distortion; visible fractions under cards on to
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -17,6 +18,7 @@ from vision.render.scene import (
     CardPlacement,
     HandPlacement,
     LightSpec,
+    PropPlacement,
     SceneSpec,
     TableSpec,
     card_corners_mm,
@@ -231,3 +233,18 @@ def test_camera_distortion_round_trips() -> None:
     pts = np.array([[10.0, 10.0], [640.0, 360.0], [1270.0, 700.0], [300.0, 650.0]])
     assert np.allclose(cam.undistort(cam.distort(pts)), pts, atol=1e-6)
     assert math.dist(cam.distort(pts)[1], pts[1]) < 1e-6
+
+
+def test_clutter_lies_beside_cards_and_hides_what_it_covers() -> None:
+    spec = random_scene(44, width=640, height=360, deck="lineit", layout="scattered", hands=0, clutter=3)
+    assert len(spec.props) == 3
+    img, truth = render(spec)
+    assert min(c.visible_fraction for c in truth.cards) > 0.95
+    bare = dataclasses.replace(spec, props=[])
+    img2, truth2 = render(bare)
+    assert not np.array_equal(img, img2)
+    assert [c.to_json() for c in truth.cards] == [c.to_json() for c in truth2.cards]
+    card = spec.cards[0]
+    pad = PropPlacement("pad", 1, card.x_mm + 20, card.y_mm, 0.0, z=10_000)
+    _, covered = render(dataclasses.replace(spec, props=[pad]))
+    assert covered.card(card.card_id).visible_fraction < 0.75

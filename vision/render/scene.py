@@ -35,6 +35,7 @@ from vision.render.scene_camera import Camera
 from vision.render.scene_hands import HandLayer, build_layer, cast_shadow, composite, entry_seat
 from vision.render.scene_layout import random_scene
 from vision.render.scene_light import apply_light_and_noise, jpeg, motion_kernel
+from vision.render.scene_props import PROP_KINDS, prop_texture
 from vision.render.scene_table import table_texture, texture_to_table
 from vision.render.scene_types import (
     SEATS,
@@ -48,6 +49,7 @@ from vision.render.scene_types import (
     HandPlacement,
     HandTruth,
     LightSpec,
+    PropPlacement,
     SceneEvent,
     SceneSpec,
     TableSpec,
@@ -65,6 +67,7 @@ __all__ = [
     "HandPlacement",
     "HandTruth",
     "LightSpec",
+    "PropPlacement",
     "SceneEvent",
     "SceneSpec",
     "TableSpec",
@@ -270,11 +273,22 @@ def render(spec: SceneSpec) -> tuple[np.ndarray, FrameTruth]:
     items: list[tuple[int, int, object]] = []
     if spec.board is not None:
         items.append((spec.board.z, -1, spec.board))
+    items += [(pr.z, -2, pr) for pr in spec.props]
     items += [(c.z, i, c) for i, c in enumerate(spec.cards)]
     items.sort(key=lambda t: (t[0], t[1]))
     placed: dict[int, _Placed] = {}
     board_h = None
     for _, i, obj in items:
+        if isinstance(obj, PropPlacement):
+            ptex = prop_texture(obj.kind, obj.seed)
+            pw, ph = PROP_KINDS[obj.kind]
+            M = cam.H @ _object_to_table(
+                pw, ph, ptex.shape[1], ptex.shape[0], obj.x_mm, obj.y_mm, obj.angle_deg
+            )
+            s = cam.px_per_mm_at(obj.x_mm, obj.y_mm)
+            shadow = (light.shadow_dir[0] * 2 * s, light.shadow_dir[1] * 2 * s)
+            _place(img, idmap, -4, ptex, M, light.card_shadow, shadow)
+            continue
         if isinstance(obj, BoardPlacement):
             tex = obj.texture
             if tex.ndim != 3 or tex.shape[2] not in (3, 4):

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.render.faces import CARD_SIZE_MM, DECKS, N_STYLES, deck_identities
+from vision.render.faces import CARD_SIZE_MM, DECKS, N_STYLES, deck_identities, deck_of
 from vision.render.scene_camera import Camera
+from vision.render.scene_props import PROP_KINDS
 from vision.render.scene_types import (
     SKIN_TONES,
     TABLE_KINDS,
@@ -23,6 +24,7 @@ from vision.render.scene_types import (
     CardPlacement,
     HandPlacement,
     LightSpec,
+    PropPlacement,
     SceneSpec,
     TableSpec,
 )
@@ -272,9 +274,11 @@ def random_scene(
     light: LightSpec | None = None,
     deck_seed: int = 0,
     board: BoardPlacement | None = None,
+    clutter: int | None = None,
 ) -> SceneSpec:
     """A random but reproducible scene. ``hands=None`` draws 0..2 hands; ``styles`` restricts the
-    card styles (to hold some out for testing)."""
+    card styles (to hold some out for testing); ``clutter`` is the number of props (score pads,
+    phones, coins, pens, coasters) lying beside the cards (None: 0..3 drawn from the seed)."""
     if deck not in DECKS:
         raise ValueError(f"deck {deck!r}: expected one of {DECKS}")
     if layout not in LAYOUTS:
@@ -338,4 +342,28 @@ def random_scene(
         hands=hand_list,
         board=board,
         seed=int(rng.integers(1 << 30)),
+        props=_clutter(seed, clutter, cards, cam),
     )
+
+
+def _clutter(seed: int, n: int | None, cards: list[CardPlacement], cam: Camera) -> list[PropPlacement]:
+    """Props in the free parts of the view (their own generator: the rest of the scene is unchanged)."""
+    rng = np.random.default_rng([0xC1A77E4, seed])
+    if n is None:
+        n = int(rng.choice([0, 0, 0, 1, 2, 3]))
+    x0, y0, x1, y1 = cam.footprint_rect(margin_mm=-40.0)
+    taken = [_poly(c.x_mm, c.y_mm, *CARD_SIZE_MM[deck_of(c.identity)], c.angle_deg, grow=6) for c in cards]
+    props: list[PropPlacement] = []
+    kinds = list(PROP_KINDS)
+    for _ in range(n):
+        kind = str(rng.choice(kinds))
+        pw, ph = PROP_KINDS[kind]
+        for _ in range(40):
+            x, y = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
+            a = float(rng.uniform(0, 360))
+            poly = _poly(x, y, pw, ph, a, grow=3)
+            if not _overlaps(poly, taken):
+                taken.append(poly)
+                props.append(PropPlacement(kind, int(rng.integers(1000)), x, y, a, -500 + len(props)))
+                break
+    return props

@@ -162,6 +162,20 @@ class BoardPlacement:
     """Stacking order against the cards (below them by default)."""
 
 
+@dataclass(frozen=True)
+class PropPlacement:
+    """A thing on the table that is not a card (see :mod:`vision.render.scene_props`)."""
+
+    kind: str
+    """pad | phone | coin | pen | coaster."""
+    seed: int = 0
+    x_mm: float = 0.0
+    y_mm: float = 0.0
+    angle_deg: float = 0.0
+    z: int = -500
+    """Stacking order against the cards (below them by default)."""
+
+
 @dataclass
 class SceneSpec:
     """Everything a frame is rendered from; ``render(spec)`` is a pure function of it."""
@@ -176,6 +190,8 @@ class SceneSpec:
     board: BoardPlacement | None = None
     seed: int = 0
     """Seeds the sensor noise."""
+    props: list[PropPlacement] = field(default_factory=list)
+    """Clutter that is not a card (score pads, phones, coins, pens, coasters)."""
 
 
 @dataclass(frozen=True, eq=False)

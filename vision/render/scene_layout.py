@@ -80,12 +80,25 @@ def random_light(rng: np.random.Generator, glossy: bool) -> LightSpec:
     )
     a = float(rng.uniform(0, 2 * math.pi))
     m = float(rng.uniform(0.2, 1.0))
+    # drawn from their own generator, seeded by what was drawn, so the other draws stay as they were
+    blob_rng = np.random.default_rng([int(abs(t) * 1e9) % (1 << 32), int(m * 1e9) % (1 << 32)])
+    blobs = tuple(
+        (
+            float(blob_rng.uniform(0.1, 0.9)),
+            float(blob_rng.uniform(0.2, 1.1)),
+            float(blob_rng.uniform(0.15, 0.45)),
+            float(blob_rng.uniform(0.2, 0.8)),
+            float(blob_rng.uniform(0.2, 0.55)),
+        )
+        for _ in range(1 if blob_rng.random() < 0.25 else 0)
+    )
     return LightSpec(
         gains=(1 - 0.15 * t, 1.0, 1 + 0.15 * t),
         brightness=float(rng.uniform(0.75, 1.12)),
         gradient=(float(rng.uniform(0, 360)), float(rng.uniform(0, 0.5))),
         vignette=float(rng.uniform(0, 0.35)),
         shadow_bands=bands,
+        shadow_blobs=blobs,
         glare=glare,
         shadow_dir=(m * math.cos(a), m * math.sin(a)),
         card_shadow=float(rng.uniform(0.1, 0.45)),

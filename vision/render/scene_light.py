@@ -37,6 +37,10 @@ def light_maps(light: LightSpec, width: int, height: int) -> tuple[np.ndarray, n
         soft = max(1e-3, softness * 0.5)
         inside = np.clip((half - np.abs(d)) / soft + 0.5, 0, 1)
         g *= 1 - darkness * inside
+    for bx, by, radius, softness, darkness in light.shadow_blobs:
+        d = np.sqrt(((u + 1) / 2 - bx) ** 2 * aspect**2 + ((v + 1) / 2 - by) ** 2) / max(radius, 1e-3)
+        inside = np.clip((1 - d) / max(softness, 1e-3) + 0.5, 0, 1)
+        g *= 1 - darkness * inside
     gain = np.stack([g * light.gains[0], g * light.gains[1], g * light.gains[2]], axis=2)
     # fixed point: 128 = a gain of 1 (cv2.multiply with scale 1/128 saturates like light does);
     # the map is smooth, so it is coded at low resolution and resized as bytes

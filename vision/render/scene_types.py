@@ -47,6 +47,9 @@ class LightSpec:
     """Darkening of the image corners, 0..1."""
     shadow_bands: tuple[tuple[float, float, float, float, float], ...] = ()
     """(angle deg, offset -1..1, width 0..1, softness 0..1, darkness 0..1) soft shadow stripes."""
+    shadow_blobs: tuple[tuple[float, float, float, float, float], ...] = ()
+    """(x 0..1, y 0..1, radius 0..1 of the width, softness 0..1, darkness 0..1) soft round shadows
+    (a phone or a head between the lamp and the table)."""
     glare: tuple[tuple[float, float, float, float], ...] = ()
     """(x 0..1, y 0..1, radius 0..1 of the width, strength 0..1) bright spots."""
     shadow_dir: tuple[float, float] = (0.5, 0.8)

@@ -25,6 +25,7 @@ from vision.render.faces_draw import (
     draw_shape,
     put_text_fit,
     rotated_180_region,
+    rounded_rect_mask,
 )
 from vision.render.faces_twinit import TWINIT_STYLES, TwinItDeck, parse_twinit, render_twinit, twinit_deck
 
@@ -283,6 +284,9 @@ def _render_face_cached(identity: str, style: int, px_per_mm: float) -> np.ndarr
             img = _render_trio(n, style, w, h, px_per_mm)
         else:
             img = _render_lineit(n, colour, style, w, h, px_per_mm)
+    # outside the rounded corners: the border colour (the middle of the left edge)
+    outside = rounded_rect_mask(w, h, CORNER_RADIUS_MM[deck] * px_per_mm) < 128
+    img[outside] = img[h // 2, 0]
     img.setflags(write=False)
     return img
 

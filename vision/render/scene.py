@@ -16,6 +16,7 @@ shading and a soft shadow; light is a cached multiplicative map; lens distortion
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -80,19 +81,26 @@ MIP_LEVELS: tuple[float, ...] = (1.5, 2.0, 3.0, 4.5, 6.0, 9.0, 12.0)
 """Texture resolutions (px per mm) kept per card face."""
 
 _TEX_CACHE: OrderedDict[tuple, np.ndarray] = OrderedDict()
-_TEX_CACHE_SIZE = 1200
+_TEX_CACHE_BYTES = 300 << 20
+"""Card textures are kept up to this many bytes (least recently used go first)."""
 _TABLE_CACHE: OrderedDict[tuple, np.ndarray] = OrderedDict()
+_CACHE_LOCK = threading.RLock()
 
 
-def _lru_get(cache: OrderedDict, key: tuple, make, size: int):  # type: ignore[no-untyped-def]
-    hit = cache.get(key)
-    if hit is not None:
-        cache.move_to_end(key)
-        return hit
+def _lru_get(cache: OrderedDict, key: tuple, make, size: int, max_bytes: int | None = None):  # type: ignore[no-untyped-def]
+    """A cached value (thread-safe), made on a miss; keeps ``size`` entries and ``max_bytes``."""
+    with _CACHE_LOCK:
+        hit = cache.get(key)
+        if hit is not None:
+            cache.move_to_end(key)
+            return hit
     value = make()
-    cache[key] = value
-    while len(cache) > size:
-        cache.popitem(last=False)
+    with _CACHE_LOCK:
+        cache[key] = value
+        total = sum(v.nbytes for v in cache.values()) if max_bytes is not None else 0
+        while len(cache) > size or (max_bytes is not None and total > max_bytes and len(cache) > 1):
+            _, old = cache.popitem(last=False)
+            total -= old.nbytes if max_bytes is not None else 0
     return value
 
 
@@ -116,7 +124,7 @@ def _card_texture(identity: str, style: int, face_up: bool, level: float) -> np.
         return tex
 
     key = (identity if face_up else deck_of(identity), style, face_up, level)
-    return _lru_get(_TEX_CACHE, key, make, _TEX_CACHE_SIZE)
+    return _lru_get(_TEX_CACHE, key, make, 100_000, _TEX_CACHE_BYTES)
 
 
 _BOARD_LEVELS: OrderedDict[int, tuple[np.ndarray, list[np.ndarray]]] = OrderedDict()

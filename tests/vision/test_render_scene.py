@@ -248,3 +248,20 @@ def test_clutter_lies_beside_cards_and_hides_what_it_covers() -> None:
     pad = PropPlacement("pad", 1, card.x_mm + 20, card.y_mm, 0.0, z=10_000)
     _, covered = render(dataclasses.replace(spec, props=[pad]))
     assert covered.card(card.card_id).visible_fraction < 0.75
+
+
+def test_a_moving_hand_is_blurred_along_its_motion() -> None:
+    camera = CameraSpec(height_mm=650)
+    still = HandPlacement.over(0, "bottom", 0.0, 0.0, height_mm=40.0)
+    moving = dataclasses.replace(still, motion_mm=(40.0, 0.0))
+    bare, _ = render(_spec([], camera))
+    a, ta = render(_spec([], camera, hands=[still]))
+    b, tb = render(_spec([], camera, hands=[moving]))
+    touched_a = np.abs(a.astype(int) - bare.astype(int)).max(axis=2) > 8
+    touched_b = np.abs(b.astype(int) - bare.astype(int)).max(axis=2) > 8
+    cols_a, cols_b = np.flatnonzero(touched_a.any(axis=0)), np.flatnonzero(touched_b.any(axis=0))
+    assert cols_b.max() - cols_b.min() > cols_a.max() - cols_a.min() + 20  # smeared sideways
+    rows_a, rows_b = np.flatnonzero(touched_a.any(axis=1)), np.flatnonzero(touched_b.any(axis=1))
+    assert abs((rows_b.max() - rows_b.min()) - (rows_a.max() - rows_a.min())) < 8  # not up and down
+    # the truth mask stays the hand's mid-exposure outline
+    assert abs(int(ta.hand_mask.sum()) - int(tb.hand_mask.sum())) < 0.15 * ta.hand_mask.sum()

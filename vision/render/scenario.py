@@ -81,6 +81,8 @@ class Scenario:
     actions: list[dict[str, Any]] = field(default_factory=list)
     """Intended referee actions: ``{"t": seconds, "action": {...}, ...}`` (scenario truth)."""
     info: dict[str, Any] = field(default_factory=dict)
+    exposure_s: float = 1 / 90
+    """Shutter time: a hand moving while it is open is blurred along its motion."""
 
     # -- building ------------------------------------------------------------------------------
     def card_key(self, t: float, card: CardPlacement | None, card_id: int | None = None) -> None:
@@ -122,6 +124,18 @@ class Scenario:
         )
 
     def hand_at(self, hand_id: int, t: float) -> HandPlacement | None:
+        """The hand at time t, with the motion it makes while the shutter is open."""
+        hand = self._pose_at(hand_id, t)
+        if hand is None or self.exposure_s <= 0:
+            return hand
+        before = self._pose_at(hand_id, t - self.exposure_s / 2)
+        after = self._pose_at(hand_id, t + self.exposure_s / 2)
+        if before is None or after is None:
+            return hand
+        (ax, ay), (bx, by) = before.palm_centre(), after.palm_centre()
+        return replace(hand, motion_mm=(bx - ax, by - ay))
+
+    def _pose_at(self, hand_id: int, t: float) -> HandPlacement | None:
         look, track = self.hands[hand_id]
         times = [k[0] for k in track]
         i = bisect.bisect_right(times, t) - 1

@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.render.faces_draw import SHIFT
 from vision.render.scene_camera import Camera
+from vision.render.scene_light import motion_kernel
 from vision.render.scene_types import HandPlacement, LightSpec
 
 _FIX = 1 << SHIFT
@@ -110,10 +111,18 @@ def build_layer(h: HandPlacement, cam: Camera) -> HandLayer | None:
     skin_px = [cam.to_image(local_to_table(h, p, cam.spec.height_mm)) for p in skin]
     sleeve_px = [cam.to_image(local_to_table(h, p, cam.spec.height_mm)) for p in sleeve]
     allp = np.concatenate(skin_px + sleeve_px)
-    x0 = max(0, math.floor(allp[:, 0].min()) - 2)
-    y0 = max(0, math.floor(allp[:, 1].min()) - 2)
-    x1 = min(cam.width, math.ceil(allp[:, 0].max()) + 3)
-    y1 = min(cam.height, math.ceil(allp[:, 1].max()) + 3)
+    cx, cy = h.palm_centre()
+    mx, my = h.motion_mm
+    blur = np.zeros(2)
+    if mx or my:
+        ends = cam.to_image(np.array([[cx - mx / 2, cy - my / 2], [cx + mx / 2, cy + my / 2]]))
+        blur = ends[1] - ends[0]
+    length = float(np.hypot(*blur))
+    pad = 2 + (math.ceil(length / 2) if length >= 1.5 else 0)
+    x0 = max(0, math.floor(allp[:, 0].min()) - pad)
+    y0 = max(0, math.floor(allp[:, 1].min()) - pad)
+    x1 = min(cam.width, math.ceil(allp[:, 0].max()) + pad + 1)
+    y1 = min(cam.height, math.ceil(allp[:, 1].max()) + pad + 1)
     axis_local = np.stack([np.zeros(60), np.linspace(132.0, _ARM_FAR_V, 60)], axis=1)
     axis_px = cam.to_image(local_to_table(h, axis_local, cam.spec.height_mm))
     if x1 <= x0 or y1 <= y0:
@@ -126,7 +135,10 @@ def build_layer(h: HandPlacement, cam: Camera) -> HandLayer | None:
     for p in sleeve_px:
         cv2.fillPoly(sl, [np.round((p - off) * _FIX).astype(np.int32)], 255, cv2.LINE_AA, SHIFT)
     np.maximum(alpha, sl, out=alpha)
-    cx, cy = h.palm_centre()
+    if length >= 1.5:  # the hand moved while the shutter was open
+        kernel = motion_kernel(length, math.degrees(math.atan2(blur[1], blur[0])))
+        alpha = cv2.filter2D(alpha, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        sl = cv2.filter2D(sl, -1, kernel, borderType=cv2.BORDER_CONSTANT)
     return HandLayer(h, x0, y0, alpha, sl, axis_px, cam.px_per_mm_at(cx, cy))
 
 

@@ -121,6 +121,8 @@ class HandPlacement:
     """Height above the table: 0 when resting on it (sharp shadow), more when hovering."""
     sleeve_start_mm: float = 90.0
     """Where the sleeve begins, from the wrist up the forearm."""
+    motion_mm: tuple[float, float] = (0.0, 0.0)
+    """How far the hand moves during the exposure (table mm): motion blur of the hand alone."""
 
     def direction(self) -> tuple[float, float]:
         """Unit vector (table mm) from wrist to fingertips."""

@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from referee.errors import InvalidConfig, InvalidState
+from referee.memo import LastResolution
 from referee.protocol import Game, GameConfig
 from referee.themind import actions as mind_actions
 from referee.themind import state as mind_state
@@ -50,6 +51,7 @@ class TheMindGame(Game[MindState, MindAction]):
         self.setup = Setup(
             names=self.players, blind=config.mode == "blind", known=hands == "known", levels=levels
         )
+        self._resolve = LastResolution(lambda state, action: resolve(self.setup, state, action))
 
     @classmethod
     def sample_configs(cls) -> list[GameConfig]:
@@ -102,10 +104,10 @@ class TheMindGame(Game[MindState, MindAction]):
 
     # -- rules -------------------------------------------------------------------------------
     def judge(self, state: MindState, action: MindAction) -> Ruling:
-        return resolve(self.setup, state, action)[0]
+        return self._resolve(state, action)[0]
 
     def apply(self, state: MindState, action: MindAction) -> tuple[MindState, Ruling]:
-        ruling, new = resolve(self.setup, state, action)
+        ruling, new = self._resolve(state, action)
         return new, ruling
 
     def outcome(self, state: MindState) -> Outcome | None:

@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from referee.errors import InvalidConfig, InvalidState
+from referee.memo import LastResolution
 from referee.protocol import Game, GameConfig
 from referee.trio import actions as trio_actions
 from referee.trio import state as trio_state
@@ -53,6 +54,7 @@ class TrioGame(Game[TrioState, TrioAction]):
         if goal not in GOALS:
             raise InvalidConfig(f"Trio option goal {goal!r}: expected 'simple' or 'picante'")
         self.setup = Setup(names=self.players, teams=teams, goal=goal, known=hands == "known")
+        self._resolve = LastResolution(lambda state, action: resolve(self.setup, state, action))
 
     @classmethod
     def sample_configs(cls) -> list[GameConfig]:
@@ -111,10 +113,10 @@ class TrioGame(Game[TrioState, TrioAction]):
 
     # -- rules -------------------------------------------------------------------------------
     def judge(self, state: TrioState, action: TrioAction) -> Ruling:
-        return resolve(self.setup, state, action)[0]
+        return self._resolve(state, action)[0]
 
     def apply(self, state: TrioState, action: TrioAction) -> tuple[TrioState, Ruling]:
-        ruling, new = resolve(self.setup, state, action)
+        ruling, new = self._resolve(state, action)
         return new, ruling
 
     def outcome(self, state: TrioState) -> Outcome | None:

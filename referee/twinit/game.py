@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from referee.errors import InvalidState
+from referee.memo import LastResolution
 from referee.protocol import Game, GameConfig
 from referee.twinit import checks, claims, codec, cooperative, flow, sampler, scoring
 from referee.twinit.options import COOP_MODES, MODES, Setup, read_options
@@ -38,9 +39,7 @@ class TwinItGame(Game[TwinItState, Action]):
         self.setup = Setup(
             config.players, config.mode, read_options(config.mode, config.players, config.options)
         )
-        # The last (state, action, result): ``judge`` then ``apply`` on the same pair (the live
-        # app's and the tests' habit) resolves once. States and actions are immutable values.
-        self._last: tuple[TwinItState, Action, tuple[Ruling, TwinItState]] | None = None
+        self._resolve = LastResolution(self._rule)
 
     @classmethod
     def sample_configs(cls) -> list[GameConfig]:
@@ -86,14 +85,6 @@ class TwinItGame(Game[TwinItState, Action]):
         return sampler.sample(self.setup, state, rng)
 
     # -- rules -------------------------------------------------------------------------------
-    def _resolve(self, state: TwinItState, action: Any) -> tuple[Ruling, TwinItState]:
-        last = self._last
-        if last is not None and last[0] is state and last[1] == action:
-            return last[2]
-        result = self._rule(state, action)
-        self._last = (state, action, result)
-        return result
-
     def _rule(self, state: TwinItState, action: Any) -> tuple[Ruling, TwinItState]:
         setup = self.setup
         if isinstance(action, Claim):

@@ -289,9 +289,12 @@ def random_scene(
     board: BoardPlacement | None = None,
     clutter: int | None = None,
 ) -> SceneSpec:
-    """A random but reproducible scene. ``hands=None`` draws 0..2 hands; ``styles`` restricts the
-    card styles (to hold some out for testing); ``clutter`` is the number of props (score pads,
-    phones, coins, pens, coasters) lying beside the cards (None: 0..3 drawn from the seed)."""
+    """A random but reproducible scene. ``n_cards`` is an upper bound (a layout that runs out of
+    room in the camera's view lays fewer); ``hands=None`` draws 0..2 hands; ``styles`` restricts
+    the card styles (to hold some out for testing); ``clutter`` is the number of props (score
+    pads, phones, coins, pens, coasters) lying beside the cards (None: 0..3 drawn from the seed)."""
+    if not (16 <= width <= 8192 and 16 <= height <= 8192):
+        raise ValueError(f"scene size {width}x{height}: expected 16..8192 px a side")
     if deck not in DECKS:
         raise ValueError(f"deck {deck!r}: expected one of {DECKS}")
     if layout not in LAYOUTS:

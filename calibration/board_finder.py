@@ -30,7 +30,9 @@ log = logging.getLogger(__name__)
 
 RECT_SIZE = 512
 """Side in pixels of the square the board is rectified to while its lattice is found."""
-MIN_EVIDENCE = 0.75
+MIN_EVIDENCE = 0.85
+MARGIN = 0.1
+"""Margin (fraction of the rectified side) left around the outline when looking for the lattice."""
 """Below this lattice evidence, no board is reported."""
 
 
@@ -171,11 +173,58 @@ def candidate_quads(image: np.ndarray, max_candidates: int = 6) -> list[np.ndarr
     return out
 
 
-def _profile_lattice(profile: np.ndarray, size: int) -> tuple[float, float, float]:
-    """(offset, pitch, contrast) of the ``size``-point lattice best explaining a 1-D profile."""
+def refine_quad(gray: np.ndarray, quad: np.ndarray, reach: float, rounds: int = 2) -> np.ndarray:
+    """Move each side of ``quad`` onto the strongest edge within ``reach`` px along its normal
+    (a robust line fit through 48 samples per side), then intersect the sides again."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    g = cv2.GaussianBlur(gray, (0, 0), 1.2).astype(np.float32)
+    for k in range(rounds):
+        r = reach / (2**k)
+        offs = np.arange(-r, r + 1.0, 1.0)
+        lines = []
+        centre = quad.mean(0)
+        for i in range(4):
+            a, b = quad[i], quad[(i + 1) % 4]
+            d = (b - a) / max(np.linalg.norm(b - a), 1e-9)
+            n = np.array([-d[1], d[0]])
+            if np.dot(centre - a, n) < 0:
+                n = -n  # inward normal
+            t = np.linspace(0.08, 0.92, 48)
+            base = a[None, :] + (b - a)[None, :] * t[:, None]
+            pts = base[:, None, :] + offs[None, :, None] * n[None, None, :]
+            vals = cv2.remap(
+                g, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR
+            )
+            grad = np.abs(np.diff(vals, axis=1))
+            j = grad.argmax(1)
+            strong = grad.max(1) > 4.0
+            if strong.sum() < 8:
+                lines.append((a, d))
+                continue
+            found = base[strong] + ((offs[j] + offs[j + 1]) / 2)[strong, None] * n[None, :]
+            vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        out = []
+        for i in range(4):
+            (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+            den = d1[0] * d2[1] - d1[1] * d2[0]
+            if abs(den) < 1e-9:
+                return quad
+            t1 = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den
+            out.append(p1 + t1 * d1)
+        new = np.array(out)
+        if np.abs(new - quad).max() > 3 * reach:
+            return quad
+        quad = new
+    return quad
+
+
+def _profile_lattice(profile: np.ndarray, size: int, span: float) -> tuple[float, float, float]:
+    """(offset, pitch, contrast) of the ``size``-point lattice best explaining a 1-D profile whose
+    board outline spans ``span`` pixels (the board's edge, or its border lines one pitch in)."""
     n = len(profile)
     xs = np.arange(n, dtype=np.float64)
-    pitches = np.arange(n / (size + 3.5), n / (size - 0.6), 0.05)
+    pitches = np.arange(span / (size + 3.5), span / (size - 2.5), 0.05)
     best = (0.0, 0.0, -np.inf)
     idx = np.arange(size, dtype=np.float64)
     for p in pitches:
@@ -235,7 +284,26 @@ def lattice_evidence(
     pos = int(((hole > 2.0 * cells + 5.0) & sel).sum())
     neg = int(((cells > 2.0 * hole + 5.0) & sel).sum())
     # Points under a hand are flat (neither): they neither confirm nor refute the lattice.
-    return pos / max(pos + neg, 0.5 * total, 1)
+    inner = pos / max(pos + neg, 0.6 * total, 1)
+    # The lattice is periodic: one shifted by whole pitches still mostly fits. The ring of points
+    # just outside a right lattice never looks like holes; outside a shifted one, a side does.
+    return inner * max(0.0, 1.0 - 2.0 * outer_ring_holes(resp, lat_to_img, size))
+
+
+def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int) -> float:
+    """Fraction of the points one pitch outside the lattice that respond like holes."""
+    n = size
+    ring = [(u, -1) for u in range(1, n - 1)] + [(u, n) for u in range(1, n - 1)]
+    ring += [(-1, v) for v in range(1, n - 1)] + [(n, v) for v in range(1, n - 1)]
+    pts = np.array(ring, np.float64)
+    offs = np.array([[0, 0], [-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    allp = (pts[None] + offs[:, None]).reshape(-1, 1, 2)
+    img = cv2.perspectiveTransform(allp, lat_to_img).reshape(5, len(ring), 2)
+    h, w = resp.shape
+    xi = np.clip(np.round(img[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(img[..., 1]).astype(int), 0, h - 1)
+    vals = resp[yi, xi]
+    return float((vals[0] > 2.0 * vals[1:].mean(0) + 5.0).mean())
 
 
 def fit_lattice(
@@ -245,25 +313,55 @@ def fit_lattice(
     quad = np.asarray(quad, np.float64).reshape(4, 2)
     gray = _gray(image)
     s = RECT_SIZE
-    sq = np.array([[0, 0], [s - 1, 0], [s - 1, s - 1], [0, s - 1]], np.float64)
+    # The outline goes inside a margin: an outline found along printed border lines rather than
+    # the board's edge leaves the outer rows of holes outside it.
+    m = round(MARGIN * s)
+    q = s - 2 * m
+    sq = np.array([[m, m], [m + q - 1, m], [m + q - 1, m + q - 1], [m, m + q - 1]], np.float64)
     img_to_rect = cv2.getPerspectiveTransform(quad.astype(np.float32), sq.astype(np.float32)).astype(
         np.float64
     )
     rect = cv2.warpPerspective(gray, img_to_rect, (s, s), flags=cv2.INTER_AREA)
-    pitch0 = s / (size + 1.0)
+    pitch0 = q / (size + 1.0)
     resp = dark_response(rect, pitch0, pattern)
-    x0, px, _cx = _profile_lattice(resp.mean(0), size)
-    y0, py, _cy = _profile_lattice(resp.mean(1), size)
+    x0, px, _cx = _profile_lattice(resp.mean(0), size, q)
+    y0, py, _cy = _profile_lattice(resp.mean(1), size, q)
     if px <= 0 or py <= 0:
         raise BoardNotFound(f"no {size} x {size} lattice inside the board outline")
-    lat_to_rect = np.array([[px, 0, x0], [0, py, y0], [0, 0, 1]], np.float64)
-    lat_to_rect = _refine(resp, lat_to_rect, size, (px + py) / 2)
+    # The profiles may lock one pitch off (a border line, the board's edge): try the neighbours.
+    best = None
+    for dx in (0, -1, 1):
+        for dy in (0, -1, 1):
+            cand = np.array([[px, 0, x0 + dx * px], [0, py, y0 + dy * py], [0, 0, 1]], np.float64)
+            cand = _refine(resp, cand, size, (px + py) / 2)
+            score = lattice_evidence(resp, cand, size, valid, rect)
+            if best is None or score > best[0] + 1e-9:
+                best = (score, cand)
+    assert best is not None
+    lat_to_rect = best[1]
     lat_to_img = np.linalg.inv(img_to_rect) @ lat_to_rect
     lat_to_img /= lat_to_img[2, 2]
     full = dark_response(gray, _pitch_in_image(lat_to_img, size), pattern)
     evidence = lattice_evidence(full, lat_to_img, size, valid, gray)
+    inside = _inside_fraction(lat_to_img, size, quad)
+    if inside < 0.9:
+        log.debug("lattice leaves its outline (%.2f inside): rejected", inside)
+        evidence *= max(0.0, (inside - 0.5) / 0.4) * 0.5
     h, w = gray.shape[:2]
     return BoardLocation(size, lat_to_img, order_corners(quad), evidence, (w, h))
+
+
+def _inside_fraction(lat_to_img: np.ndarray, size: int, quad: np.ndarray) -> float:
+    """Fraction of the lattice points inside the outline grown by 15 %: a lattice found in the
+    outline must lie in it (one that strays out is a pattern that only looks like holes)."""
+    centre = quad.mean(0)
+    grown = (centre + 1.15 * (quad - centre)).astype(np.float32).reshape(-1, 1, 2)
+    v, u = np.mgrid[0:size, 0:size].astype(np.float64)
+    pts = cv2.perspectiveTransform(np.stack([u, v], -1).reshape(-1, 1, 2), lat_to_img).reshape(-1, 2)
+    inside = [
+        cv2.pointPolygonTest(grown, (float(x), float(y)), False) >= 0 for x, y in pts[:: max(1, size // 6)]
+    ]
+    return float(np.mean(inside))
 
 
 def _pitch_in_image(lat_to_img: np.ndarray, size: int) -> float:
@@ -273,22 +371,24 @@ def _pitch_in_image(lat_to_img: np.ndarray, size: int) -> float:
     return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
 
 
-def _refine(
-    resp: np.ndarray, lat_to_rect: np.ndarray, size: int, pitch: float, rounds: int = 2
-) -> np.ndarray:
-    """Re-centre every lattice point on its dark blob, then fit a homography (RANSAC)."""
+def _refine(resp: np.ndarray, lat_to_rect: np.ndarray, size: int, pitch: float) -> np.ndarray:
+    """Re-centre lattice points on their dark blobs and fit a homography (RANSAC), growing from
+    the centre outwards: a first guess is best in the middle and drifts towards the edges."""
     h, w = resp.shape
     half = max(2, int(0.35 * pitch))
     v, u = np.mgrid[0:size, 0:size].astype(np.float64)
     lat = np.stack([u, v], -1).reshape(-1, 2)
+    c = (size - 1) / 2
+    ring = np.maximum(np.abs(lat[:, 0] - c), np.abs(lat[:, 1] - c))
     win = np.arange(-half, half + 1)
-    for _ in range(rounds):
-        pred = cv2.perspectiveTransform(lat.reshape(-1, 1, 2), lat_to_rect).reshape(-1, 2)
+    for reach in (3.5, 6.5, 9.5, size, size):
+        sel = ring <= reach
+        pred = cv2.perspectiveTransform(lat[sel].reshape(-1, 1, 2), lat_to_rect).reshape(-1, 2)
         xi = np.round(pred[:, 0]).astype(int)
         yi = np.round(pred[:, 1]).astype(int)
         ok = (xi - half >= 0) & (xi + half < w) & (yi - half >= 0) & (yi + half < h)
         if ok.sum() < 8:
-            return lat_to_rect
+            continue
         ys = yi[ok][:, None, None] + win[None, :, None]
         xs = xi[ok][:, None, None] + win[None, None, :]
         patch = resp[ys, xs]
@@ -298,13 +398,12 @@ def _refine(
         cx = (patch * win[None, None, :]).sum(axis=(1, 2)) / np.maximum(wsum, 1e-6)
         cy = (patch * win[None, :, None]).sum(axis=(1, 2)) / np.maximum(wsum, 1e-6)
         meas = np.stack([xi[ok] + cx, yi[ok] + cy], -1)[strong]
-        src = lat[ok][strong]
+        src = lat[sel][ok][strong]
         if len(src) < 8:
-            return lat_to_rect
-        hom, _inl = cv2.findHomography(src, meas, cv2.RANSAC, 0.12 * pitch)
-        if hom is None:
-            return lat_to_rect
-        lat_to_rect = hom / hom[2, 2]
+            continue
+        hom, _inl = cv2.findHomography(src, meas, cv2.RANSAC, 0.15 * pitch)
+        if hom is not None:
+            lat_to_rect = hom / hom[2, 2]
     return lat_to_rect
 
 
@@ -335,6 +434,11 @@ def find_board(
             raise BoardNotFound(
                 "no board outline found: no large four-sided region stands out from the table"
             )
+    # Each outline is tried as found, and moved onto the strongest nearby edges (the board's edge
+    # or its printed border lines): the lattice fit needs the outline's orientation to be exact.
+    gray = _gray(image)
+    reach = 0.015 * max(image.shape[:2])
+    quads = [q for quad in quads for q in (order_corners(refine_quad(gray, quad, reach)), quad)]
     best: BoardLocation | None = None
     for quad in quads:
         try:

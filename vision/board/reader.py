@@ -44,6 +44,8 @@ OUTLIER = 0.6
 """A hole farther than this from every learnt prototype matches nothing: it abstains."""
 OUTLIER_NOMINAL = 1.2
 """The same for a prototype still at its nominal colour (no such piece seen on this board yet)."""
+EMPTY_RING = 0.3
+"""A point whose ring is this close to the board colour is taken as empty to learn that class."""
 TRUST = 1.0
 """Only holes this close to a nominal prototype may move it (so a hand cannot become a peg)."""
 CHANGE = 0.07
@@ -287,8 +289,13 @@ class BoardReader:
         v = f.hole_log - np.concatenate([board, board], -1)
         self.prototypes = self.spec.prototypes()
         self._adapted[:] = False
-        label, conf, dmin = self._classify(v, self.prototypes)
         ok = self.valid & ~self._covered(occluded)
+        # The empty point first, from the board itself: its ring is bare board (the centre may
+        # be more or less dark with focus), while a piece's ring is the piece's colour.
+        bare = ok & (np.linalg.norm(v[..., 3:], axis=-1) < EMPTY_RING)
+        if bare.sum() >= max(8, 0.1 * ok.sum()):
+            self.prototypes[0] = np.median(v[bare], axis=0)
+        label, conf, dmin = self._classify(v, self.prototypes)
         self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
         label, conf, dmin = self._classify(v, self.prototypes)
         reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
@@ -333,7 +340,12 @@ class BoardReader:
         return reading
 
     def _covered(self, occluded: np.ndarray) -> np.ndarray:
-        return occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
+        """Holes next to an occluded cell, and their neighbours (a hand's edge can hide part of a
+        peg between two clean cells; a partly hidden peg must abstain, not be misread)."""
+        near = occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
+        if not near.any():
+            return near
+        return cv2.dilate(near.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
     def _assemble(
         self,
@@ -406,6 +418,10 @@ class BoardReader:
         votes = (d_peg < d_board).sum(1)
         k = len(LINK_T)
         hidden = covered[p[:, 0], p[:, 1]] | covered[p[:, 2], p[:, 3]]
+        # The two holes beside the segment's middle: a hand there hides the bridge.
+        mr, mc = (p[:, 0] + p[:, 2]) / 2, (p[:, 1] + p[:, 3]) / 2
+        for rr, cc in ((np.floor(mr), np.floor(mc)), (np.ceil(mr), np.ceil(mc))):
+            hidden |= covered[rr.astype(int), cc.astype(int)]
         # Also hidden when the cells beside the segment's middle are occluded.
         present = (votes >= k - 2) & ~hidden
         absent = (votes <= 2) & ~hidden

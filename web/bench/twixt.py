@@ -2,10 +2,11 @@
 
 - render: random legal Twixt positions (0..200 pegs, red/black and red/grey), camera tilt up to
   35 degrees, varied light, 0..2 hands over the board. The board is found on the same view
-  without hands (as calibration does), then the frame with hands is read once. A hole counts as
-  visible when no hand is within one pitch of it; ``hole_accuracy`` is over visible holes
-  (abstaining on one counts as wrong); ``misread_under_hands`` counts holes within a pitch of a
-  hand that were read *confidently* wrong (an abstention is not a misread). A board is exact when
+  without hands (as calibration does), then the frame with hands is read once. The reader
+  abstains on holes under a hand and about one hole around it; a hole counts as visible when no
+  hand is within two pitches of it. ``hole_accuracy`` is over visible holes (abstaining on one
+  counts as wrong); ``misread_under_hands`` counts holes within two pitches of a hand that were
+  read *confidently* wrong (an abstention is not a misread). A board is exact when
   every visible hole and every link between visible pegs is right. Links: precision over links
   reported, recall over true links whose pegs are both visible.
 - video: a 60-move Twixt game played by the referee, each move a hand reaching in, placing the
@@ -18,6 +19,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from dataclasses import replace
@@ -52,6 +54,14 @@ def _locate(image: np.ndarray, spec: BoardSpec) -> BoardLocation | None:
         return None
 
 
+def _link_visible(link: tuple[int, int, int, int], visible: np.ndarray) -> bool:
+    """Whether a link's two pegs and the two holes beside its middle are all visible."""
+    r1, c1, r2, c2 = link
+    mr, mc = (r1 + r2) / 2, (c1 + c2) / 2
+    holes = [(r1, c1), (r2, c2), (math.floor(mr), math.floor(mc)), (math.ceil(mr), math.ceil(mc))]
+    return all(visible[r, c] for r, c in holes)
+
+
 def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, float | int]:
     visible_total = correct = misread = exact = 0
     tp = fp = fn = 0
@@ -65,12 +75,12 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         clear = render_board_scene(texture, truth, cam, seed=i)
         scene = render_board_scene(texture, truth, cam, hands, seed=i)
         pitch = truth.geometry.pitch_mm
-        near = scene.covered(1.0 * pitch) & spec.valid_mask()
+        near = scene.covered(2.0 * pitch) & spec.valid_mask()
         visible = spec.valid_mask() & ~near
         visible_total += int(visible.sum())
         loc = _locate(clear.image, spec)
         if loc is None:
-            fn += sum(1 for r1, c1, r2, c2 in links if visible[r1, c1] and visible[r2, c2])
+            fn += sum(1 for lk in links if _link_visible(lk, visible))
             continue
         reading = BoardReader(spec, loc).read(scene.image)
         ok = reading.matrix == truth.pegs
@@ -78,7 +88,7 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         misread += int((near & (reading.matrix >= 0) & ~ok).sum())
         true_links = set(truth.links)
         seen = set(reading.links)
-        vis_links = {lk for lk in true_links if visible[lk[0], lk[1]] and visible[lk[2], lk[3]]}
+        vis_links = {lk for lk in true_links if _link_visible(lk, visible)}
         tp += len(seen & true_links)
         fp += len(seen - true_links)
         fn += len(vis_links - seen)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 from referee.themind.rules import Setup
 from referee.themind.state import PHASES, MindState
 from referee.themind.tables import HIGHEST, LOWEST, MAX_LIVES, MAX_STARS
@@ -24,26 +22,29 @@ def check_state(setup: Setup, state: MindState) -> list[str]:
         problems.append(f"{state.lives} lives in phase {state.phase!r}")
     if len(state.hands) != n or len(state.counts) != n:
         return [*problems, f"{len(state.hands)} hands and {len(state.counts)} counts for {n} players"]
-    if any(c < 0 for c in state.counts):
+    if min(state.counts, default=0) < 0:
         problems.append(f"negative card counts {list(state.counts)}")
+    held: list[int] = []
     if setup.known:
-        if [len(h) for h in state.hands] != list(state.counts):
+        if tuple(map(len, state.hands)) != state.counts:
             problems.append(
                 f"hands {[list(h) for h in state.hands]} do not match counts {list(state.counts)}"
             )
         for seat, hand in enumerate(state.hands):
-            if any(a >= b for a, b in itertools.pairwise(hand)):
+            if list(hand) != sorted(set(hand)):
                 problems.append(f"seat {seat}'s hand {list(hand)} is not sorted")
+            held += hand
     elif any(state.hands):
         problems.append("hands are listed although they are unknown")
-    cards = [c for h in state.hands for c in h]
-    cards += [p.card for p in state.pile if p.card is not None]
-    cards += [d.card for d in state.discards]
-    if len(set(cards)) != len(cards):
-        problems.append("a card appears twice")
-    if any(not LOWEST <= c <= HIGHEST for c in cards):
-        problems.append("a card is outside 1..100")
-    if any(not 0 <= p.player < n for p in state.pile) or any(not 0 <= d.player < n for d in state.discards):
+    pile = [p.card for p in state.pile if p.card is not None]
+    cards = held + pile + [d.card for d in state.discards]
+    if cards:
+        if len(set(cards)) != len(cards):
+            problems.append("a card appears twice")
+        if min(cards) < LOWEST or max(cards) > HIGHEST:
+            problems.append("a card is outside 1..100")
+    seats = [p.player for p in state.pile] + [d.player for d in state.discards]
+    if seats and (min(seats) < 0 or max(seats) >= n):
         problems.append("a card belongs to no seat")
     total = sum(state.counts) + len(state.pile) + len(state.discards)
     if state.phase in ("deal", "won"):
@@ -56,11 +57,10 @@ def check_state(setup: Setup, state: MindState) -> list[str]:
     if any(p.card is None for p in state.pile) and (setup.known or not setup.blind):
         problems.append("a face-down card is unread although the game reads every card")
     if not setup.blind and state.phase == "play":
-        pile = [p.card for p in state.pile if p.card is not None]
-        if any(a >= b for a, b in itertools.pairwise(pile)):
+        if pile != sorted(set(pile)):
             problems.append(f"the pile {pile} does not rise")
-        if setup.known and pile and any(c < pile[-1] for c in cards[: sum(state.counts)]):
+        if pile and held and min(held) < pile[-1]:
             problems.append("a card lower than the pile is still held after the error was ruled")
-    if state.charged is not None and state.charged not in [p.card for p in state.pile]:
+    if state.charged is not None and state.charged not in pile:
         problems.append(f"the charged error card {state.charged} is not on the pile")
     return problems

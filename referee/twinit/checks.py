@@ -19,28 +19,29 @@ def problems(setup: Setup, state: TwinItState) -> list[str]:
         out.append(f"phase {state.phase!r} does not exist in {setup.mode} mode")
     if len(state.piles) != n or len(state.captures) != n:
         return [*out, f"{len(state.piles)} piles and {len(state.captures)} capture rows for {n} players"]
+    in_piles = 0
     for seat, pile in enumerate(state.piles):
-        if pile.size < 0:
-            out.append(f"{setup.players[seat]}'s pile has {pile.size} cards")
-        if pile.size == 0 and pile.top is not None:
+        size = pile.size
+        in_piles += size
+        if size < 0:
+            out.append(f"{setup.players[seat]}'s pile has {size} cards")
+        elif size == 0 and pile.top is not None:
             out.append(f"{setup.players[seat]}'s empty pile shows a top face {pile.top!r}")
-        if coop and pile.size:
+        elif coop and size:
             out.append(f"{setup.players[seat]} has a pile in the cooperative minute")
     ids = [c.id for c in state.table]
-    if len(set(ids)) != len(ids):
-        out.append(f"a table card id is used twice: {sorted(ids)}")
-    if any(i < 0 or i >= state.next_id for i in ids):
-        out.append(f"table card ids {sorted(ids)} not all in 0..{state.next_id - 1}")
+    if ids:
+        if len(set(ids)) != len(ids):
+            out.append(f"a table card id is used twice: {sorted(ids)}")
+        if min(ids) < 0 or max(ids) >= state.next_id:
+            out.append(f"table card ids {sorted(ids)} not all in 0..{state.next_id - 1}")
+    captured = 0
     for seat, held in enumerate(state.captures):
         for cap in held:
-            if cap.cards not in (2, 3):
+            captured += cap.cards
+            if cap.cards != 2 and cap.cards != 3:
                 out.append(f"{setup.players[seat]} holds a capture of {cap.cards} cards")
-    placed = (
-        sum(p.size for p in state.piles)
-        + len(state.table)
-        + sum(c.cards for held in state.captures for c in held)
-        + state.aside
-    )
+    placed = in_piles + len(state.table) + captured + state.aside
     if state.phase == "setup":
         if placed or state.next_id or state.turn is not None or state.taboo:
             out.append("cards are on the table before the deal")

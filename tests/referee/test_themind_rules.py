@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from referee.errors import InvalidConfig, MalformedAction
+from referee.errors import InvalidConfig, InvalidState, MalformedAction
 from referee.registry import make_game
 from referee.themind.game import TheMindGame
 from referee.themind.state import MindState
@@ -230,3 +230,53 @@ def test_stars_are_unlimited_per_level_and_skip_empty_hands() -> None:
     )
     assert wrong.reason.code == "not_lowest" and "Ana 10, Ben 30" in wrong.reason.en
     assert "Ana 20, Ben 30" in wrong.reason.fr
+
+
+def _sound() -> tuple[TheMindGame, dict]:
+    """A level-3 state after one error: Ana holds 60, 70; Ben 80; Chloé 55, 90; 20 on the pile."""
+    game = mind(3)
+    state, _ = run(game, at_level(game, 3), deal([5, 60, 70], [10, 20, 80], [15, 55, 90]), card(1, 20))
+    assert game.check_state(state) == []
+    return game, game.state_to_json(state)
+
+
+BREAKS = [
+    ("lives", 6, "lives is not within"),
+    ("stars", 4, "stars is not within"),
+    ("lives", 0, "lives in phase"),
+    ("level", 11, "level 11 is not within 1..10"),
+    ("hands", [[60, 70], [80], [20, 90]], "appears twice"),
+    ("hands", [[60, 101], [80], [55, 90]], "outside 1..100"),
+    ("hands", [[70, 60], [80], [55, 90]], "is not sorted"),
+    ("counts", [2, 1, 1], "do not match counts"),
+    ("hands", [[60], [80], [55, 90]], "do not match counts"),
+    ("discards", [], "cards in play at level 3"),
+    ("pile", [{"player": 1, "card": 20}, {"player": 0, "card": 19}], "does not rise"),
+    ("hands", [[19, 70], [80], [55, 90]], "lower than the pile"),
+    ("charged", 33, "charged error card 33"),
+    ("pile", [{"player": 7, "card": 20}], "belongs to no seat"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "problem"), BREAKS, ids=[f"{b[0]}-{b[2]}" for b in BREAKS])
+def test_a_broken_state_is_named_and_refused_from_json(field: str, value: object, problem: str) -> None:
+    game, obj = _sound()
+    obj[field] = value
+    with pytest.raises(InvalidState, match=problem):
+        game.state_from_json(obj)
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"phase": "nap"},
+        {"level": "3"},
+        {"hands": [[60, "70"], [80], [55, 90]]},
+        {"pile": [[1, 20]]},
+        {"discards": 5},
+    ],
+)
+def test_a_mistyped_state_raises_invalid_state(obj: dict) -> None:
+    game, sound = _sound()
+    with pytest.raises(InvalidState):
+        game.state_from_json({**sound, **obj})

@@ -265,3 +265,22 @@ def test_a_moving_hand_is_blurred_along_its_motion() -> None:
     assert abs((rows_b.max() - rows_b.min()) - (rows_a.max() - rows_a.min())) < 8  # not up and down
     # the truth mask stays the hand's mid-exposure outline
     assert abs(int(ta.hand_mask.sum()) - int(tb.hand_mask.sum())) < 0.15 * ta.hand_mask.sum()
+
+
+@pytest.mark.parametrize("x_mm", [3.3, 3.55, 3.8])
+def test_edges_are_exact_to_a_tenth_of_a_pixel(x_mm: float) -> None:
+    """Coverage of the pixels across an edge adds up to where truth puts the edge (no dark
+    fringe from the sampling border, no half-pixel shift)."""
+    tex = np.full((200, 200, 3), 255, np.uint8)
+    camera = CameraSpec(height_mm=600)
+    board = BoardPlacement(tex, 100.0, 100.0, x_mm, -1.7, 0.0)
+    img, truth = render(_spec([], camera, board=board, size=(1280, 720)))
+    bare, _ = render(_spec([], camera, size=(1280, 720)))
+    q = np.array([-0.5, 100.0, 1.0]) @ truth.board_homography.T
+    edge = q[0] / q[2]
+    row = round(q[1] / q[2])
+    g, b = img[row].astype(float).mean(axis=1), bare[row].astype(float).mean(axis=1)
+    cover = (g - b) / (255.0 - b)
+    k = math.floor(edge)
+    measured = (k + 4 + 0.5) - cover[k - 4 : k + 5].sum()
+    assert measured == pytest.approx(edge, abs=0.1)

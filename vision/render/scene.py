@@ -104,6 +104,14 @@ def _lru_get(cache: OrderedDict, key: tuple, make, size: int, max_bytes: int | N
     return value
 
 
+def premultiplied(bgr: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """BGRA with the colour multiplied by the alpha (read-only): what the compositor warps."""
+    pre = cv2.multiply(bgr, cv2.merge([alpha, alpha, alpha]), scale=1.0 / 255.0)
+    tex = np.dstack([pre, alpha])
+    tex.setflags(write=False)
+    return tex
+
+
 def _mip(px_per_mm: float) -> float:
     return next((level for level in MIP_LEVELS if level >= px_per_mm), MIP_LEVELS[-1])
 
@@ -119,9 +127,7 @@ def _card_texture(identity: str, style: int, face_up: bool, level: float) -> np.
         if (w, h) != (img.shape[1], img.shape[0]):
             img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
         alpha = rounded_rect_mask(w, h, CORNER_RADIUS_MM[deck] * level)
-        tex = np.dstack([img, alpha])
-        tex.setflags(write=False)
-        return tex
+        return premultiplied(img, alpha)
 
     key = (identity if face_up else deck_of(identity), style, face_up, level)
     return _lru_get(_TEX_CACHE, key, make, 100_000, _TEX_CACHE_BYTES)
@@ -135,7 +141,10 @@ def _board_level(tex: np.ndarray, width_mm: float, image_px_per_mm: float) -> np
     key = id(tex)
     hit = _BOARD_LEVELS.get(key)
     if hit is None or hit[0] is not tex:
-        first = tex if tex.shape[2] == 4 else np.dstack([tex, np.full(tex.shape[:2], 255, np.uint8)])
+        if tex.shape[2] == 4:
+            first = premultiplied(np.ascontiguousarray(tex[:, :, :3]), np.ascontiguousarray(tex[:, :, 3]))
+        else:
+            first = np.dstack([tex, np.full(tex.shape[:2], 255, np.uint8)])
         levels = [first]
         while levels[-1].shape[1] > 64 and levels[-1].shape[1] / width_mm > 2.0:
             prev = levels[-1]  # resize keeps the full extent, so the level maps to the same mm
@@ -249,7 +258,11 @@ def _place(
         sh = cv2.blur(sh, (3, 3))
         keep = cv2.convertScaleAbs(sh, alpha=-255.0 * card_shadow, beta=255.0)
         cv2.multiply(roi, cv2.merge([keep, keep, keep]), dst=roi, scale=1.0 / 255.0)
-    roi[:] = cv2.blendLinear(roi, np.ascontiguousarray(warped[:, :, :3]), 1.0 - a, a)
+    # textures are premultiplied by their alpha, so the black border that bilinear sampling mixes
+    # in at the edges is exactly "no coverage": out = under * (1 - alpha) + colour
+    inv = cv2.bitwise_not(alpha)
+    under = cv2.multiply(roi, cv2.merge([inv, inv, inv]), scale=1.0 / 255.0)
+    cv2.add(under, np.ascontiguousarray(warped[:, :, :3]), dst=roi)
     mask = alpha > 127
     idmap[y0:y1, x0:x1][mask] = index
     return _Placed(x0, y0, mask, area)

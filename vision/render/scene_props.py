@@ -74,6 +74,7 @@ def prop_texture(kind: str, seed: int) -> np.ndarray:
         img[:] = np.clip(base[None, None, :] * (1 + 0.12 * noise[..., None]), 0, 255).astype(np.uint8)
         alpha = np.zeros((h, w), np.uint8)
         cv2.circle(alpha, (w // 2, h // 2), w // 2 - 1, 255, -1, cv2.LINE_AA)
-    tex = np.dstack([img, alpha])
+    pre = cv2.multiply(img, cv2.merge([alpha, alpha, alpha]), scale=1.0 / 255.0)
+    tex = np.dstack([pre, alpha])  # premultiplied by alpha, as the compositor expects
     tex.setflags(write=False)
     return tex

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from vision.errors import InputError
 
-SCENARIOS = ("twinit_demo",)
+SCENARIOS = ("twinit_demo", "twixt_demo")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -108,13 +108,18 @@ def run(args: argparse.Namespace) -> int:
 def _run_scenario(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.render.scenario import twinit_demo_scenario
+    from vision.render.scenario import twinit_demo_scenario, twixt_demo_scenario
 
     if args.fps <= 0 or args.fps > 120:
         raise InputError(f"--fps {args.fps}: expected 0 < fps <= 120")
     if args.players is not None and not 2 <= args.players <= 4:
         raise InputError(f"--players {args.players}: expected 2..4")
-    sc = twinit_demo_scenario(args.seed, args.players, args.width, args.height)
+    if args.scenario == "twixt_demo":
+        if args.players not in (None, 2):
+            raise InputError(f"--players {args.players}: Twixt is played by 2")
+        sc = twixt_demo_scenario(args.seed, 8, args.width, args.height)
+    else:
+        sc = twinit_demo_scenario(args.seed, args.players, args.width, args.height)
     if args.start < 0 or args.start > sc.duration:
         raise InputError(
             f"--start {args.start}: expected 0..{sc.duration} (the scenario's length in seconds)"

@@ -336,4 +336,18 @@ def _board_json(board: Any) -> Any:
     to_json = getattr(board, "to_json", None)
     if callable(to_json):
         return to_json()
+    pegs = getattr(board, "pegs", None)
+    if pegs is not None:  # a board reading (vision.render.board.BoardTruth): its facts as JSON
+        geo = getattr(board, "geometry", None)
+        rows, cols = np.nonzero(np.asarray(pegs))
+        return {
+            "kind": getattr(geo, "kind", None),
+            "size": getattr(geo, "size", None),
+            "pitch_mm": getattr(geo, "pitch_mm", None),
+            "margin_mm": getattr(geo, "margin_mm", None),
+            "px_per_mm": getattr(board, "px_per_mm", None),
+            "colours": list(getattr(board, "colours", ()) or ()),
+            "pegs": [[int(r), int(c), int(pegs[r, c])] for r, c in zip(rows, cols, strict=True)],
+            "links": [list(map(int, lk)) for lk in getattr(board, "links", ())],
+        }
     return repr(board)

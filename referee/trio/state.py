@@ -106,6 +106,14 @@ def _slot_value(value: Any, what: str) -> int | None:
     return value
 
 
+def _slots(value: Any) -> tuple[int | None, ...]:
+    """A hand's slots: numbers or nulls (checked in one pass; the rules are checked by the game)."""
+    cards = _list(value, "cards")
+    if all(v is None or type(v) is int for v in cards):
+        return tuple(cards)
+    return tuple(_slot_value(v, "hand") for v in cards)
+
+
 def _number(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidState(f"trio state {what} holds {value!r}, expected an integer")
@@ -122,7 +130,7 @@ def state_from_json(obj: Mapping[str, JSON]) -> TrioState:
             raise InvalidState(f"trio state field 'dealt' is not a boolean: {dealt!r}")
         hands = tuple(
             Hand(
-                cards=tuple(_slot_value(v, "hand") for v in _list(h.get("cards"), "cards")),
+                cards=_slots(h.get("cards")),
                 low=_int(h, "low"),
                 high=_int(h, "high"),
             )

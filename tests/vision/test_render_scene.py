@@ -284,3 +284,13 @@ def test_edges_are_exact_to_a_tenth_of_a_pixel(x_mm: float) -> None:
     k = math.floor(edge)
     measured = (k + 4 + 0.5) - cover[k - 4 : k + 5].sum()
     assert measured == pytest.approx(edge, abs=0.1)
+
+
+def test_hand_over_hand_is_told() -> None:
+    card = CardPlacement(0, "twinit:p005", 0, 0.0, 0.0, 0.0)
+    low = HandPlacement.over(1, "bottom", 0.0, 0.0)
+    high = HandPlacement.over(2, "left", 10.0, 0.0, height_mm=20.0)
+    _, truth = render(_spec([card], CameraSpec(height_mm=650), hands=[low, high]))
+    by_id = {h.hand_id: h for h in truth.hands}
+    assert by_id[1].under == (2,) and by_id[2].under == ()
+    assert set(truth.card(0).covered_by_hands) <= {1, 2} and truth.card(0).covered_by_hands

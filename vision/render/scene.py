@@ -425,6 +425,13 @@ def render(spec: SceneSpec) -> tuple[np.ndarray, FrameTruth]:
         if layer is None:
             hands_truth.append(HandTruth(hand.hand_id, hand.seat, (), (0, 0, 0, 0), hand.height_mm))
             continue
+        k = layers.index(layer)
+        placed_hand = _Placed(layer.x0, layer.y0, layer.mask, 0.0)
+        over = tuple(
+            later.hand.hand_id
+            for later in layers[k + 1 :]
+            if _overlap(placed_hand, later.x0, later.y0, later.mask) > 25
+        )
         hands_truth.append(
             HandTruth(
                 hand_id=hand.hand_id,
@@ -432,6 +439,7 @@ def render(spec: SceneSpec) -> tuple[np.ndarray, FrameTruth]:
                 covers=tuple(hand_covers[hand.hand_id]),
                 bbox=_hand_bbox(layer, cam),
                 height_mm=hand.height_mm,
+                under=over,
             )
         )
     truth = FrameTruth(

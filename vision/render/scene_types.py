@@ -240,6 +240,8 @@ class HandTruth:
     """x, y, width, height in image px (0 size when out of view)."""
     height_mm: float = 0.0
     """0: resting on the table."""
+    under: tuple[int, ...] = ()
+    """Hands lying over this one (Twin It: the lower hand on a card wins)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -248,6 +250,7 @@ class HandTruth:
             "covers": list(self.covers),
             "bbox": list(self.bbox),
             "height_mm": self.height_mm,
+            "under": list(self.under),
         }
 
 

@@ -423,6 +423,12 @@ def conflict(
     if found.value is not None:
         if number == found.value:
             return None
+        if found.seat is None and setup.known:
+            return Reason(
+                "not_that_card",
+                f"Centre card {found.index} is {_a(found.value)}, not {_a(number)}.",
+                f"La carte {found.index} du centre est un {found.value}, pas un {number}.",
+            )
         if found.seat is None:
             return Reason(
                 "contradicts_centre",

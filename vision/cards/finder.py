@@ -226,9 +226,11 @@ def _candidates(
         if score > 0:
             out.append((quad, score))
             continue
-        if nested or area < 1.6 * min_area:
+        if nested or area < 1.6 * min_area or area > 6 * max_area:
             continue
-        # Several cards in one blob: watershed on the blob alone.
+        # Several cards in one blob (a solid one: an arm or a glare patch is not): watershed.
+        if area < 0.8 * cv2.contourArea(cv2.convexHull(c)):
+            continue
         x, y, w, h = cv2.boundingRect(c)
         pad = 2
         blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
@@ -316,7 +318,8 @@ def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, flo
     # A blob inside a card (its print, a glare patch) is not a card.
     keep = [i for i in keep if not any(inside[i, j] for j in keep)]
     kept: list[tuple[np.ndarray, float, float]] = []
-    for i in sorted(keep, key=lambda i: -cands[i][1]):
+    # Near-equal scores: the larger quad first (a card's printed outline belongs to the card).
+    for i in sorted(keep, key=lambda i: (-round(cands[i][1], 1), -areas[i])):
         q = cands[i][0]
         if all(_iou_fast(q, areas[i], k, ka) < 0.5 for k, _, ka in kept):
             kept.append((q, cands[i][1], areas[i]))
@@ -375,12 +378,16 @@ def find_cards(
         np.mean([white[:bsz].mean(), white[-bsz:].mean(), white[:, :bsz].mean(), white[:, -bsz:].mean()])
         / 255
     )
-    white_is_table = band_white > 0.25 or len(white_cands) > 80
+    white_is_table = band_white > 0.25 or len(white_cands) > 36
     sources.append((white_cands, white_is_table))
     foreground = None
     if cfg.table_model:
         # Not table-coloured: what a card must mostly be.
-        foreground = table_model_mask(small)
+        # (at half resolution: it is a coarse cue, and the HSV histogram work is the costly part)
+        half = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        foreground = cv2.resize(
+            table_model_mask(half), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
+        )
         fg = cv2.morphologyEx(foreground, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         sources.append((_mask_candidates(fg, cut, img_area, cfg), True))
     if cfg.edge_loops:
@@ -412,7 +419,12 @@ def find_cards(
         quad = c + (quad - c) * (1.0 + 1.5 / max(1.0, np.sqrt(quad_area(q))))
         conf = s
         if full_grey is not None:
-            quad, edge = refine_quad(full_grey, quad, search_px=max(6.0, 5.0 / scale))
+            search = max(6.0, 5.0 / scale)
+            first, edge = refine_quad(full_grey, quad, search_px=search)
+            if np.abs(first - quad).max() > 0.3 * search:
+                # Moved far (an outline's outer edge was near the window's end): once more.
+                first, edge = refine_quad(full_grey, first, search_px=search)
+            quad = first
             conf = s * (0.6 + 0.4 * edge)
         if conf >= cfg.min_confidence:
             dets.append(CardDetection(order_quad(quad + np.float32([ox, oy])), float(conf)))

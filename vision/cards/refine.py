@@ -21,6 +21,48 @@ SIDE_SPAN = (0.15, 0.85)
 """The part of each side sampled (the rounded corners are left out)."""
 
 
+OUTLINE_FRACTION = 0.1
+"""A printed outline is at most this fraction of the side's length thick."""
+OUTLINE_CONTRAST = 25.0
+"""Grey levels between the card's face and what lies beyond an outline's outer edge."""
+OUTLINE_RISE = 15.0
+"""Grey levels from the outline back up (or down) to what lies beyond it."""
+
+
+def _outline_edge(
+    prof: np.ndarray, sd: np.ndarray, k: np.ndarray, lengths: np.ndarray, sign: np.ndarray
+) -> np.ndarray:
+    """Move each edge point past a card's printed outline: when the strongest step (face ->
+    outline) is followed, within an outline's width, by a step back the other way (outline ->
+    table) and the table beyond differs from the face, the card ends at that second step. Two
+    touching cards also show dark-between-bright, but what lies beyond is the other card's face,
+    as bright as this one's: those stay."""
+    n_k = sd.shape[2]
+    idx = np.arange(n_k)
+    out = k.copy()
+    for side in range(4):
+        reach = max(2, int(np.ceil(max(2.0, OUTLINE_FRACTION * lengths[side]) / 0.5)))
+        ks = k[side]
+        window = (idx[None, :] > ks[:, None]) & (idx[None, :] <= ks[:, None] + reach)
+        back = np.where(window, -sd[side], -np.inf)
+        k2 = np.argmax(back, axis=1)
+        rows = np.arange(len(ks))
+        strong = back[rows, k2] >= 0.15 * sd[side][rows, ks]
+        face = prof[side][rows, np.maximum(ks - 2, 0)]
+        # the outline's own level: the extreme of the profile between the two steps
+        between = (np.arange(prof.shape[2])[None, :] > ks[:, None]) & (
+            np.arange(prof.shape[2])[None, :] <= k2[:, None] + 1
+        )
+        valley = np.where(between, prof[side] * -sign[side], np.inf).min(axis=1) * -sign[side]
+        beyond = prof[side][rows, np.minimum(k2 + 5, prof.shape[2] - 1)]
+        rise = (beyond - valley) * -sign[side]
+        move = strong & (np.abs(beyond - face) > OUTLINE_CONTRAST) & (rise > OUTLINE_RISE) & (k2 < n_k - 1)
+        # Most of a side decides, so that one side is one line.
+        if move.mean() > 0.5:
+            out[side] = np.where(move, k2, ks)
+    return out
+
+
 def refine_quad(grey: np.ndarray, quad: np.ndarray, search_px: float = 4.0) -> tuple[np.ndarray, float]:
     """Refined corners and an edge strength score 0..1 (the second weakest side's mean edge step
     over 64 grey levels).
@@ -62,6 +104,7 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, search_px: float = 4.0) -> t
     sign = np.where((prof[:, :, 0] - prof[:, :, -1]).mean(axis=1) >= 0, -1.0, 1.0)
     sd = sign[:, None, None] * deriv  # > 0 where the profile goes from card level to table level
     k = np.argmax(sd, axis=2)  # (4, N)
+    k = _outline_edge(prof, sd, k, lengths, sign)
     kk = np.clip(k, 1, sd.shape[2] - 2)
     y0 = np.take_along_axis(sd, (kk - 1)[..., None], axis=2)[..., 0]
     y1 = np.take_along_axis(sd, kk[..., None], axis=2)[..., 0]

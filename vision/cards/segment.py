@@ -18,6 +18,9 @@ H_BINS, S_BINS, V_BINS = 18, 8, 8
 BAND = 0.03
 """Border band width, as a fraction of the image's short side."""
 TABLE_MASS = 0.95
+_H_LUT = np.minimum(np.arange(256) * H_BINS // 180, H_BINS - 1).astype(np.uint8)
+_S_LUT = (np.arange(256) * S_BINS // 256).astype(np.uint8)
+_V_LUT = (np.arange(256) * V_BINS // 256).astype(np.uint8)
 """The most common colour bins holding this fraction of the band are the table."""
 
 
@@ -40,21 +43,19 @@ def _smooth_bins(table: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bin_index(hsv: np.ndarray) -> np.ndarray:
-    h = (hsv[..., 0].astype(np.int32) * H_BINS) // 180
-    s = (hsv[..., 1].astype(np.int32) * S_BINS) // 256
-    v = (hsv[..., 2].astype(np.int32) * V_BINS) // 256
-    return (np.minimum(h, H_BINS - 1) * S_BINS + s) * V_BINS + v
-
-
 def table_model_mask(small: np.ndarray) -> np.ndarray:
     """Foreground (not-table) pixels of a working-size BGR image, uint8 0/255."""
     h, w = small.shape[:2]
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    idx = _bin_index(hsv)
     b = max(2, int(BAND * min(h, w)))
-    band = np.concatenate([idx[:b].ravel(), idx[-b:].ravel(), idx[b:-b, :b].ravel(), idx[b:-b, -b:].ravel()])
-    counts = np.bincount(band, minlength=H_BINS * S_BINS * V_BINS).astype(np.float64)
+    band = np.zeros((h, w), np.uint8)
+    band[:b] = 255
+    band[-b:] = 255
+    band[:, :b] = 255
+    band[:, -b:] = 255
+    ranges = [0, 180, 0, 256, 0, 256]
+    hist = cv2.calcHist([hsv], [0, 1, 2], band, [H_BINS, S_BINS, V_BINS], ranges)
+    counts = hist.ravel().astype(np.float64)
     order = np.argsort(counts)[::-1]
     cum = np.cumsum(counts[order]) / max(1.0, counts.sum())
     n_keep = int(np.searchsorted(cum, TABLE_MASS)) + 1
@@ -64,20 +65,30 @@ def table_model_mask(small: np.ndarray) -> np.ndarray:
     # Hue means little at low saturation: a grey bin at any hue is table if one is.
     table[:, :2, :] = table[:, :2, :].any(axis=0, keepdims=True)
     table = _smooth_bins(table)
-    lut = (~table.ravel()).astype(np.uint8) * 255
-    return lut[idx]
+    # Back-project through a 2-D (hue x saturation bin, value bin) table: OpenCV's Python binding
+    # takes a 3-D numpy histogram for a multi-channel 2-D one.
+    hs = cv2.addWeighted(cv2.LUT(hsv[..., 0], _H_LUT), S_BINS, cv2.LUT(hsv[..., 1], _S_LUT), 1.0, 0)
+    pair = cv2.merge([hs, cv2.LUT(hsv[..., 2], _V_LUT)])
+    not_table = np.where(table, 0.0, 255.0).astype(np.float32).reshape(H_BINS * S_BINS, V_BINS)
+    return cv2.calcBackProject([pair], [0, 1], not_table, [0, H_BINS * S_BINS, 0, V_BINS], scale=1)
 
 
 def colour_gradient(small: np.ndarray, low: int = 60, high: int = 150) -> tuple[np.ndarray, np.ndarray]:
-    """(gradient magnitude uint8, Canny edges uint8) from the strongest-channel Sobel gradient."""
-    dxs = [cv2.Sobel(c, cv2.CV_16S, 1, 0, ksize=3) for c in cv2.split(small)]
-    dys = [cv2.Sobel(c, cv2.CV_16S, 0, 1, ksize=3) for c in cv2.split(small)]
-    mags = [cv2.add(cv2.absdiff(dx, 0), cv2.absdiff(dy, 0)) for dx, dy in zip(dxs, dys, strict=True)]
-    best = np.argmax(np.stack(mags), axis=0)
-    dx = np.choose(best, dxs).astype(np.int16)
-    dy = np.choose(best, dys).astype(np.int16)
-    mag = cv2.convertScaleAbs(np.maximum(np.maximum(mags[0], mags[1]), mags[2]), alpha=0.25)
-    edges = cv2.Canny(dx, dy, low, high, L2gradient=False)
+    """(gradient magnitude uint8, edges uint8): the strongest channel's Sobel |dx| + |dy| (a
+    quarter of it), and the union of each channel's Canny edges (an edge between two colours of
+    equal brightness is still an edge)."""
+    mag = None
+    edges = None
+    for c in cv2.split(small):
+        dx = cv2.Sobel(c, cv2.CV_16S, 1, 0, ksize=3)
+        dy = cv2.Sobel(c, cv2.CV_16S, 0, 1, ksize=3)
+        m = cv2.addWeighted(
+            cv2.convertScaleAbs(dx, alpha=0.25), 1.0, cv2.convertScaleAbs(dy, alpha=0.25), 1.0, 0
+        )
+        e = cv2.Canny(dx, dy, low, high)
+        mag = m if mag is None else cv2.max(mag, m)
+        edges = e if edges is None else cv2.bitwise_or(edges, e)
+    assert mag is not None and edges is not None
     return mag, edges
 
 

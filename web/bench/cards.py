@@ -1,0 +1,220 @@
+"""``tableref bench cards``: card finding, tracking and hands, on rendered frames and real photos.
+
+- render: seeded random scenes (every layout and deck, touching and overlapping cards, glare,
+  shadows, 0..2 hands) at 1280 x 720; a card is found when a quad matches it with IoU >= 0.9;
+  recall counts the cards >= 80 % visible; a found quad on a card less visible is not a false
+  positive. Corner error (mean of the 4 corners, median over cards) on the same scenes rendered
+  at 1920 x 1080. Hand cover F1 and id switches come from the rendered Twin It demo scenario
+  played through the whole pipeline: per frame and card, "covered by a hand" in truth vs. the
+  pipeline's hands' covers (its tracks mapped to true cards by IoU); an id switch is a true card
+  seen under a different track id than the last time it was seen.
+- real: every photo of ``shared/realdata/set-boards`` (IoU >= 0.85 against ``labels.json``; a
+  photo's cards labelled without a quad excuse as many unmatched found quads).
+- baseline: the plain contour pipeline (:mod:`vision.cards.baseline`) on the same images.
+- speed: the pipeline's ``process`` per frame, one OpenCV thread: a still table (the change gate
+  only), the demo scenario's frames while hands move, at 720p and 1080p.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.cards import find_cards, find_cards_baseline
+from vision.cards.geometry import corner_error, quad_iou
+from vision.cards.scoring import ZERO, MatchCounts, match_quads
+from vision.observation import CardState
+from vision.pipeline import TablePipeline
+from web.bench.stats import median, percentile, rounded
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+DECKS = ("twinit", "themind", "trio", "lineit")
+
+
+def real_dir() -> Path:
+    for base in (ROOT.parent / "shared", ROOT / "shared"):
+        p = base / "realdata" / "set-boards"
+        if (p / "labels.json").exists():
+            return p
+    raise FileNotFoundError("shared/realdata/set-boards/labels.json not found beside the repository")
+
+
+def _scenes(n: int, seed: int) -> Iterator[Any]:
+    from vision.render.scene_layout import LAYOUTS, random_scene
+
+    for i in range(n):
+        layout = LAYOUTS[i % len(LAYOUTS)]
+        deck = DECKS[(i // len(LAYOUTS)) % len(DECKS)]
+        yield random_scene(seed * 100_003 + i, layout=layout, deck=deck)
+
+
+def _render_counts(image: np.ndarray, truth: Any, quads: list[np.ndarray]) -> MatchCounts:
+    tq = [c.quad for c in truth.cards]
+    counted = [c.visible_fraction >= 0.8 for c in truth.cards]
+    counts, _ = match_quads(quads, tq, counted, iou_threshold=0.9)
+    return counts
+
+
+def bench_render_frames(n: int, seed: int, n_1080: int) -> dict[str, Any]:
+    from dataclasses import replace
+
+    from vision.render.scene import render
+
+    found, base = ZERO, ZERO
+    corner_errors: list[float] = []
+    base_ms: list[float] = []
+    for i, spec in enumerate(_scenes(n, seed)):
+        image, truth = render(spec)
+        found = found + _render_counts(image, truth, [d.quad for d in find_cards(image)])
+        t0 = time.perf_counter()
+        bq = find_cards_baseline(image)
+        base_ms.append((time.perf_counter() - t0) * 1000.0)
+        base = base + _render_counts(image, truth, bq)
+        if i < n_1080:
+            big, btruth = render(replace(spec, width=1920, height=1080))
+            dets = find_cards(big)
+            for c in btruth.cards:
+                if c.visible_fraction < 0.8:
+                    continue
+                best = max(dets, key=lambda d: quad_iou(d.quad, c.quad), default=None)
+                if best is not None and quad_iou(best.quad, c.quad) >= 0.9:
+                    corner_errors.append(corner_error(best.quad, c.quad))
+    return {
+        "found": found,
+        "base": base,
+        "corner_error_px_median": median(corner_errors),
+        "base_ms": base_ms,
+    }
+
+
+def bench_real() -> tuple[MatchCounts, MatchCounts, int]:
+    folder = real_dir()
+    labels = json.loads((folder / "labels.json").read_text())["images"]
+    found, base = ZERO, ZERO
+    for name, entry in sorted(labels.items()):
+        image = cv2.imread(str(folder / name))
+        if image is None:
+            raise FileNotFoundError(f"{folder / name} does not read as an image")
+        truth = [np.array(o["quad"], np.float32) for o in entry["objects"] if o["quad"] is not None]
+        unlabelled = sum(o["quad"] is None for o in entry["objects"])
+        c, _ = match_quads(
+            [d.quad for d in find_cards(image)], truth, iou_threshold=0.85, unlabelled=unlabelled
+        )
+        b, _ = match_quads(find_cards_baseline(image), truth, iou_threshold=0.85, unlabelled=unlabelled)
+        found, base = found + c, base + b
+    return found, base, len(labels)
+
+
+def bench_scenario(seed: int, n_frames: int, fps: float, width: int, height: int) -> dict[str, Any]:
+    """The demo scenario through the pipeline: hand cover counts, id switches, per-frame ms."""
+    from vision.render.scenario import twinit_demo_scenario
+
+    scenario = twinit_demo_scenario(seed, width=width, height=height)
+    pipe = TablePipeline()
+    last_track: dict[int, int] = {}
+    switches = 0
+    tp = fp = fn = 0
+    moving_ms: list[float] = []
+    frames = 0
+    end = min(scenario.duration, (n_frames - 1) / fps)
+    for t, image, truth in scenario.frames(fps=fps, end=end):
+        t0 = time.perf_counter()
+        obs = pipe.process(image, t)
+        ms = (time.perf_counter() - t0) * 1000.0
+        frames += 1
+        if obs.extras.get("changed"):
+            moving_ms.append(ms)
+        visible = [c for c in obs.cards if c.state is CardState.VISIBLE]
+        for card in truth.cards:
+            if card.visible_fraction < 0.8:
+                continue
+            best = max(visible, key=lambda v: quad_iou(v.quad, card.quad), default=None)
+            if best is None or quad_iou(best.quad, card.quad) < 0.5:
+                continue
+            if card.card_id in last_track and last_track[card.card_id] != best.track_id:
+                switches += 1
+            last_track[card.card_id] = best.track_id
+        true_cov = {c.card_id for c in truth.cards if c.covered_by_hands}
+        pred_cov: set[int] = set()
+        for hand in obs.hands:
+            for tid in hand.covers:
+                tracked = obs.card(tid)
+                if tracked is None or not truth.cards:
+                    continue
+                best_t = max(truth.cards, key=lambda c: quad_iou(tracked.quad, c.quad))
+                if quad_iou(tracked.quad, best_t.quad) >= 0.5:
+                    pred_cov.add(best_t.card_id)
+        tp += len(true_cov & pred_cov)
+        fp += len(pred_cov - true_cov)
+        fn += len(true_cov - pred_cov)
+    f1 = 2 * tp / (2 * tp + fp + fn) if (tp + fp + fn) else math.nan
+    return {"frames": frames, "switches": switches, "f1": f1, "moving_ms": moving_ms}
+
+
+def bench_still(seed: int, repeat: int) -> list[float]:
+    from vision.render.scenario import twinit_demo_scenario
+
+    image, _ = twinit_demo_scenario(seed).render_at(0.0)
+    pipe = TablePipeline()
+    pipe.process(image, 0.0)
+    out = []
+    for k in range(repeat):
+        frame = image.copy()
+        t0 = time.perf_counter()
+        pipe.process(frame, (k + 1) / 30)
+        out.append((time.perf_counter() - t0) * 1000.0)
+    return out
+
+
+def run(quick: bool, seed: int) -> dict[str, Any]:
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        n_render = 300 if quick else 2000
+        n_1080 = 30 if quick else 200
+        n_scenario = 150 if quick else 1200
+        r = bench_render_frames(n_render, seed, n_1080)
+        real_found, real_base, n_real = bench_real()
+        scen = bench_scenario(seed, n_scenario, 10.0, 1280, 720)
+        scen_1080 = bench_scenario(seed, 40 if quick else 200, 10.0, 1920, 1080)
+        still = bench_still(seed, 60 if quick else 300)
+    finally:
+        cv2.setNumThreads(threads)
+    found: MatchCounts = r["found"]
+    base: MatchCounts = r["base"]
+    return {
+        "render": {
+            "frames": n_render,
+            "precision": rounded(found.precision),
+            "recall": rounded(found.recall),
+            "corner_error_px_median": rounded(r["corner_error_px_median"], 3),
+            "hand_cover_f1": rounded(scen["f1"]),
+            "id_switches_per_1000_frames": rounded(1000.0 * scen["switches"] / max(1, scen["frames"]), 2),
+        },
+        "real": {
+            "images": n_real,
+            "precision": rounded(real_found.precision),
+            "recall": rounded(real_found.recall),
+        },
+        "baseline": {
+            "render": {"precision": rounded(base.precision), "recall": rounded(base.recall)},
+            "real": {"precision": rounded(real_base.precision), "recall": rounded(real_base.recall)},
+            "ms_720p_median": rounded(median(r["base_ms"]), 2),
+        },
+        "speed": {
+            "ms_720p_still_median": rounded(median(still), 3),
+            "ms_720p_moving_median": rounded(median(scen["moving_ms"]), 2),
+            "ms_720p_moving_p95": rounded(percentile(scen["moving_ms"], 95), 2),
+            "ms_1080p_moving_median": rounded(median(scen_1080["moving_ms"]), 2),
+        },
+    }

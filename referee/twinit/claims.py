@@ -185,9 +185,13 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
     if setup.mode == TEAMS:
         who = " + ".join(names[p] for p in dict.fromkeys(action.players))
     plural = setup.mode == TEAMS
-    if stolen and stolen[0].key == claimer:
-        en = f"Triple! {names[claimer]} adds the third {motif!r} to their own pair."
-        fr = f"Triple ! {names[claimer]} ajoute le troisième {motif!r} à sa propre paire."
+    if stolen and stolen[0].key in setup.side(claimer):
+        if plural:
+            en = f"Triple! {who} add the third {motif!r} to their team's pair."
+            fr = f"Triple ! {who} ajoutent le troisième {motif!r} à la paire de leur équipe."
+        else:
+            en = f"Triple! {names[claimer]} adds the third {motif!r} to their own pair."
+            fr = f"Triple ! {names[claimer]} ajoute le troisième {motif!r} à sa propre paire."
         code = "triple_own"
     elif stolen:
         victim = names[stolen[0].key]

@@ -10,7 +10,7 @@ from referee.errors import InvalidConfig
 from referee.registry import make_game
 from referee.twinit.game import TwinItGame
 from referee.twinit.options import PLACEHOLDER_THRESHOLDS
-from referee.twinit.types import Capture, TwinItState
+from referee.twinit.types import Capture, Pile, TableCard, TwinItState
 from referee.types import Ruling, Verdict
 
 X, Y, Z, W = "twinit:x", "twinit:y", "twinit:z", "twinit:w"
@@ -108,6 +108,39 @@ def test_a_team_wins_at_five_captures_between_its_members() -> None:
     state, ruling = step(g, state, {"type": "claim", "players": [2, 0], "cards": [{"pile": 2}, {"pile": 0}]})
     outcome = g.outcome(state)
     assert ruling.details["won"] and outcome is not None and outcome.winners == (0, 2)
+
+
+def test_teammates_steal_from_the_other_team_or_complete_their_own_teams_pair() -> None:
+    g, state = team_game()
+    # Ben + Dee win the pair of Y; a third Y then lies on the table (one card from Ana's pile).
+    state = run(
+        g,
+        {"type": "claim", "players": ["Ben", "Dee"], "cards": [{"pile": 1}, {"pile": 3}]},
+        {"type": "reveal", "player": 1, "face": Z},
+        {"type": "reveal", "player": 3, "face": W},
+        state=state,
+    )
+    steal_table = TwinItState(**{**vars(state), "table": (TableCard(0, Y),), "next_id": 1})
+    steal_table = TwinItState(
+        **{**vars(steal_table), "piles": (Pile(state.piles[0].size - 1, X), *state.piles[1:])}
+    )
+    assert g.check_state(steal_table) == []
+    stolen, ruling = step(
+        g,
+        steal_table,
+        {"type": "claim", "players": ["Cy", "Ana"], "cards": [{"capture": [1, 0]}, {"table": 0}]},
+    )
+    assert ruling.reason.code == "triple_steal" and "Cy + Ana take Ben's pair" in ruling.reason.en
+    assert g.scores(stolen)["teams"] == {"Ana + Cy": 1, "Ben + Dee": 0}
+    # Had Ben + Dee covered their own pair and the new Y, it is their team's triple, not a steal.
+    own, ruling = step(
+        g,
+        steal_table,
+        {"type": "claim", "players": ["Dee", "Ben"], "cards": [{"capture": [1, 0]}, {"table": 0}]},
+    )
+    assert ruling.reason.code == "triple_own" and "their team's pair" in ruling.reason.en
+    assert "la paire de leur équipe" in ruling.reason.fr
+    assert g.scores(own)["teams"] == {"Ana + Cy": 0, "Ben + Dee": 1}
 
 
 def test_custom_teams_and_their_checks() -> None:

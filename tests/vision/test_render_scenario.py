@@ -54,6 +54,9 @@ def test_demo_has_every_kind_of_claim(seed: int, players: int | None) -> None:
     for a in sets:  # every laid-out set really is one pattern
         assert len({faces[loc["table"]] for loc in a["action"]["cards"]}) == 1
     assert sc.duration > max(a["t"] for a in sc.actions)
+    _, end = sc.render_at(sc.duration - 0.1)  # the laid-out sets are all in view
+    assert all(c.quad[:, 0].min() >= 0 and c.quad[:, 1].min() >= 0 for c in end.cards)
+    assert all(c.quad[:, 0].max() < end.width and c.quad[:, 1].max() < end.height for c in end.cards)
 
 
 @pytest.mark.parametrize("seed", [0, 3])

@@ -501,8 +501,8 @@ def _cooperative(tb: _Table, t: float) -> float:
         p = s_i % n
         seat = tb.seats[p]
         bx, by = {
-            "bottom": (-250.0, 205.0),
-            "top": (250.0, -205.0),
+            "bottom": (-250.0, 170.0),
+            "top": (250.0, -180.0),
             "left": (-390.0, -150.0),
             "right": (390.0, 150.0),
         }[seat]

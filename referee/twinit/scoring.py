@@ -45,8 +45,8 @@ def outcome(setup: Setup, state: TwinItState) -> Outcome | None:
             tuple(range(setup.n)),
             Reason(
                 "minute_score",
-                f"{total} points together: level {level.en} ({level.fr}).",
-                f"{total} points ensemble : niveau « {level.fr} ».",
+                f"{total} point{'s' if total > 1 else ''} together: level {level.en} ({level.fr}).",
+                f"{total} point{'s' if total > 1 else ''} ensemble : niveau « {level.fr} ».",
             ),
         )
     if setup.mode == COOP_COMPETITIVE:

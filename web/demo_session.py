@@ -42,15 +42,25 @@ def load_scenario(game: str, seed: int) -> Any:
     return factory(seed)
 
 
+NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
+
+
 def demo_settings(scenario: Any, game: str, **overrides: Any) -> Settings:
-    players = tuple(getattr(scenario, "players", None) or ("Ana", "Ben"))
-    options = dict(getattr(scenario, "options", None) or {})
-    mode = getattr(scenario, "mode", None)
-    seats = tuple(getattr(scenario, "seats", None) or ())
+    """The fixed facts of the scenario's play, from what its script says of the table (players,
+    their seats, the number of cards dealt), never from its per-frame truth."""
+    info = dict(getattr(scenario, "info", None) or {})
+    seats = tuple(info.get("seats") or ())
+    count = int(info.get("players") or len(seats) or 2)
+    options: dict[str, Any] = {}
+    for item in getattr(scenario, "actions", None) or []:
+        action = item.get("action", {})
+        if action.get("type") == "deal":
+            options["cards"] = int(sum(action.get("piles") or []))
+            break
     base: dict[str, Any] = {
         "game": game,
-        "players": players,
-        "mode": mode,
+        "players": NAMES[:count],
+        "mode": "competitive" if game == "twinit" else None,
         "options": options,
         "seats": seats,
         "retry_on_end": False,

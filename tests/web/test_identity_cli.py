@@ -113,3 +113,25 @@ def test_enroll_folder_then_re_enrol_one_card(
     report = json.loads(capsys.readouterr().out)
     assert report["cards"] == 3
     assert report["groups"] == [["a1", "a2", "b"]]
+
+
+def test_bench_pairs_are_equal_designs_and_one_attribute_neighbours() -> None:
+    from web.bench.identity import _design_pairs
+
+    designs = [
+        {"count": 1, "colour": "red", "shading": "solid", "shape": "oval"},
+        {"count": 1, "colour": "red", "shading": "solid", "shape": "oval"},
+        {"count": 2, "colour": "red", "shading": "solid", "shape": "oval"},
+        {"count": 2, "colour": "green", "shading": "solid", "shape": "oval"},
+        {"count": 3, "colour": "purple", "shading": "open", "shape": "diamond"},
+    ]
+    pairs, same = _design_pairs(designs)
+    assert dict(zip(pairs, same, strict=True)) == {(0, 1): True, (0, 2): False, (1, 2): False, (2, 3): False}
+
+
+def test_bench_real_crops_are_all_loaded() -> None:
+    from web.bench.identity import _set_crops
+
+    crops, designs = _set_crops()
+    assert len(crops) == len(designs) == 486
+    assert len({tuple(sorted(d.items())) for d in designs}) == 81

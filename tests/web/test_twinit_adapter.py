@@ -50,7 +50,7 @@ class Table:
             self.show(cards)
 
     def slap(self, cards, covered) -> None:
-        for _ in range(4):
+        for _ in range(8):
             self.show(cards, covered)
         self.show(cards)  # hands lift
 

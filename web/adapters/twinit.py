@@ -27,9 +27,10 @@ from web.adapters.twinit_table import (
     Spot,
     Stabiliser,
     clusters,
-    covered_spots,
     edge_zone,
     nearest,
+    occluded_spots,
+    same_layout,
     visible_spots,
 )
 from web.live_game import LiveGame
@@ -40,8 +41,9 @@ log = logging.getLogger(__name__)
 Compare = Callable[[np.ndarray, np.ndarray], float]
 """Two crops -> the probability that they show the same pattern."""
 
-HOLD_S = 0.25
-"""Two hands must stay on the same two cards this long to make a claim."""
+HOLD_S = 0.45
+"""Hands must stay on the same cards, and every other card stay put, this long to make a claim
+(an arm passing over cards while carrying one never holds still that long)."""
 EDGE_FRACTION = 0.22
 """A card centred within this fraction of an image edge lies in that player's area."""
 SPREAD_MIN_CARDS = 6
@@ -111,8 +113,9 @@ class TwinItAdapter(GameAdapter):
         self.view_at: dict[tuple[str, int], np.ndarray] = {}
         self.face_shown: dict[int, str] = {}
         """Track -> face label, for the overlay and corrections."""
-        self._pending: tuple[frozenset[int], float] | None = None
-        self._claimed: frozenset[int] | None = None
+        self._pending: tuple[frozenset[tuple[int, int]], float] | None = None
+        self._pending_seen: list[Spot] = []
+        self._claimed: frozenset[tuple[int, int]] | None = None
         self._spread_first: float | None = None
         self.spread_hint: float | None = None
         """Set when a competitive game handed over at a spread: the minute's first frame."""
@@ -123,6 +126,8 @@ class TwinItAdapter(GameAdapter):
         self._set_seen: dict[tuple[int, ...], float] = {}
         self._ended = False
         self.latencies: list[dict[str, float]] = []
+        self.unplayed: list[np.ndarray] = []
+        """Centres of new table cards not played yet, oldest first."""
 
     # -- faces ---------------------------------------------------------------------------------
     def _fresh(self) -> str:
@@ -154,11 +159,9 @@ class TwinItAdapter(GameAdapter):
             return
         if not self.coop and self.on_spread is not None and self._spread_seen(obs, mono):
             return
-        if obs.hands and self.stable.snapshot and not self.coop:
+        if self.stable.snapshot and not self.coop:
             self._watch_slap(obs, mono)
-        elif not obs.hands:
-            self._pending, self._claimed = None, None
-        snapshot = self.stable.update(obs, mono, allow_hands=self.coop)
+        snapshot = self.stable.update(obs, mono, allow_hands=True)
         if self.coop:
             if phase == "minute" and self.stable.snapshot:
                 self._coop_sets(self.stable.snapshot, mono)
@@ -186,23 +189,47 @@ class TwinItAdapter(GameAdapter):
             known = self.captures_at.setdefault(seat, [])
             if not any(np.linalg.norm(spot.center - p) <= tol for p in known):
                 known.append(spot.center)
-        # a new card in the middle: the player whose turn it is played it
+        # new cards in the middle, oldest first: each is the play of the player whose turn it is
+        self._reveal_piles(snapshot)
         fresh = [
             s
             for s in snapshot
             if self.zone(s.center) is None
             and not any(np.linalg.norm(s.center - p) <= tol for p in self.table_at.values())
         ]
-        if len(fresh) == 1 and state.get("turn") is not None:
-            self._play(fresh[0], int(state["turn"]))
-        elif len(fresh) > 1:
-            self.hold(
-                {"type": "play"},
-                f"{len(fresh)} new cards at once on the table",
-                f"{len(fresh)} nouvelles cartes d'un coup sur la table",
-            )
-        # pile tops the referee does not know yet
+        self.unplayed = [c for c in self.unplayed if any(np.linalg.norm(s.center - c) <= tol for s in fresh)]
+        for spot in fresh:
+            if not any(np.linalg.norm(spot.center - c) <= tol for c in self.unplayed):
+                self.unplayed.append(spot.center)
+        for center in list(self.unplayed):
+            i = nearest(fresh, center, tol)
+            turn = self.live.snapshot_state().get("turn")
+            if i is None or turn is None or not self._play(fresh[i], int(turn)):
+                break
+            self.unplayed.remove(center)
+            self._reveal_piles(snapshot)
+
+    def _reveal_piles(self, snapshot: list[Spot]) -> None:
+        """Pile tops (and cards turned over by a ruling) the referee does not know yet, read where
+        they lie; a turned card is read once its view has changed."""
+        tol = 0.5 * self.stable.card_px
         state = self.live.snapshot_state()
+        for card, face in state.get("table", []):
+            if face is not None or card not in self.table_at:
+                continue
+            i = nearest(snapshot, self.table_at[card], tol)
+            if i is None:
+                continue
+            old = self.view_at.get(("table", card))
+            sig = self.matcher.signature(snapshot[i].view)
+            if old is not None and self.matcher.p_same(sig, self.matcher.signature(old)) >= self.sure:
+                continue  # not turned over yet
+            new_face = self.label(snapshot[i].view)
+            result = self.propose({"type": "reveal", "card": card, "face": new_face})
+            if result:
+                self.seq_of[("table", card)] = result[0]
+                self.view_at[("table", card)] = snapshot[i].view
+                self.face_shown[snapshot[i].track] = new_face
         for seat, (size, top) in enumerate(state.get("piles", [])):
             if size == 0 or top is not None or seat not in self.pile_at:
                 continue
@@ -236,35 +263,69 @@ class TwinItAdapter(GameAdapter):
                 self.view_at[("pile", i)] = tops[i].view
                 self.face_shown[tops[i].track] = faces[i]
 
-    def _play(self, spot: Spot, player: int) -> None:
+    def _play(self, spot: Spot, player: int) -> bool:
         face = self.label(spot.view)
         result = self.propose({"type": "play", "player": player, "face": face})
         if result is None:
-            return
+            return False
         seq, ruling = result
         card = int(ruling.details.get("card", -1))
         self.table_at[card] = spot.center
         self.seq_of[("table", card)] = seq
         self.view_at[("table", card)] = spot.view
         self.face_shown[spot.track] = face
+        return True
 
     # -- slaps -----------------------------------------------------------------------------------
     def _watch_slap(self, obs: TableObservation, mono: float) -> None:
+        """Two cards hidden under hands together, and staying so, are a claim."""
         snapshot = self.stable.snapshot
-        covered = covered_spots(obs, snapshot, 0.6 * self.stable.card_px)
-        hands = {hand for hand, _ in covered.values()}
-        if len(covered) < 2 or len(hands) < 2:
+        hidden = occluded_spots(obs, snapshot, 0.25 * self.stable.card_px) if obs.hands else {}
+        if len(hidden) < 2:
             self._pending = None
+            if not hidden:
+                self._claimed = None
             return
-        key = frozenset(covered)
-        if self._pending is None or self._pending[0] != key:
+        tol = 0.25 * self.stable.card_px
+        key = frozenset(
+            (round(snapshot[i].center[0] / tol), round(snapshot[i].center[1] / tol)) for i in hidden
+        )
+        seen = visible_spots(obs)
+        if self._pending is None or self._pending[0] != key or not same_layout(seen, self._pending_seen, tol):
             self._pending = (key, mono)
+            self._pending_seen = seen
             return
-        if key == self._claimed or mono - self._pending[1] < HOLD_S:
+        if self._claimed is not None or mono - self._pending[1] < HOLD_S:
             return
         self._claimed = key
-        order = sorted(covered, key=lambda i: covered[i][0])[:2]
-        self._claim([snapshot[i] for i in order], [covered[i][1] for i in order], self._pending[1])
+        pair = self._pick_pair(sorted(hidden), snapshot)
+        if pair is None:
+            return
+        spots = [snapshot[i] for i in pair]
+        # the claimed cards leave the snapshot: carrying them away is not another claim
+        self.stable.snapshot = [s for i, s in enumerate(snapshot) if i not in pair]
+        self._claim(spots, [hidden[i][1] for i in pair], self._pending[1])
+
+    def _pick_pair(self, hidden: list[int], snapshot: list[Spot]) -> list[int] | None:
+        """The two cards claimed: the only two hidden, or the only surely identical pair among
+        more (arms cover cards on their way); otherwise held back as uncertain."""
+        if len(hidden) == 2:
+            return hidden
+        sigs = {i: self.matcher.signature(snapshot[i].view) for i in hidden}
+        sure = [
+            [a, b]
+            for k, a in enumerate(hidden)
+            for b in hidden[k + 1 :]
+            if self.matcher.p_same(sigs[a], sigs[b]) >= self.sure
+        ]
+        if len(sure) == 1:
+            return sure[0]
+        self.hold(
+            {"type": "claim"},
+            f"hands over {len(hidden)} cards: which two are claimed is not clear",
+            f"des mains sur {len(hidden)} cartes : on ne sait pas lesquelles sont réclamées",
+        )
+        return None
 
     def _loc_of(self, spot: Spot, other_face: str | None, state: Mapping[str, Any]) -> dict[str, Any] | None:
         tol = 0.5 * self.stable.card_px
@@ -397,16 +458,12 @@ class TwinItAdapter(GameAdapter):
         for loc in locs:
             if "table" in loc:
                 self.table_at.pop(loc["table"], None)
-        details = ruling.details
         state = self.live.snapshot_state()
         for seat, held in enumerate(state.get("captures", [])):
             spots = self.captures_at.get(seat, [])
             keep = 2 * len(held) + sum(1 for _, n in held if n == 3)
             if len(spots) > keep:
                 self.captures_at[seat] = spots[: max(0, keep)]
-        for loc in details.get("turned_over", []):
-            if "table" in loc:
-                self.table_at.pop(loc["table"], None)
 
     # -- the cooperative minute ------------------------------------------------------------------
     def _spread_seen(self, obs: TableObservation, mono: float) -> bool:

@@ -93,11 +93,39 @@ class Stabiliser:
         if self._committed_cand or now - self._since < self.hold_s:
             return None
         self._committed_cand = True
+        # a card hidden under a hand is still there: keep it until the hand has gone
+        for old in self.snapshot:
+            if nearest(spots, old.center, tol) is None and under_a_hand(obs, old.center):
+                spots = [*spots, old]
         if same_layout(spots, self.snapshot, tol) and self.snapshot:
             self.snapshot = spots
             return None
         self.snapshot = spots
         return spots
+
+
+def under_a_hand(obs: TableObservation, point: np.ndarray, margin: float = 8.0) -> HandObservation | None:
+    """The smallest hand whose box holds ``point``, else ``None``."""
+    best = None
+    for hand in obs.hands:
+        x, y, w, h = hand.bbox
+        inside = x - margin <= point[0] <= x + w + margin and y - margin <= point[1] <= y + h + margin
+        if inside and (best is None or w * h < best.bbox[2] * best.bbox[3]):
+            best = hand
+    return best
+
+
+def occluded_spots(obs: TableObservation, snapshot: list[Spot], tol: float) -> dict[int, tuple[int, str]]:
+    """Snapshot spot -> (hand id, seat) for the cards no longer seen where a hand now lies."""
+    seen = visible_spots(obs)
+    out: dict[int, tuple[int, str]] = {}
+    for i, spot in enumerate(snapshot):
+        if nearest(seen, spot.center, tol) is not None:
+            continue
+        hand = under_a_hand(obs, spot.center)
+        if hand is not None:
+            out[i] = (hand.hand_id, str(hand.seat))
+    return out
 
 
 def fingertip(hand: HandObservation) -> np.ndarray:

@@ -44,7 +44,8 @@ def check_state(setup: Setup, state: MindState) -> list[str]:
         if min(cards) < LOWEST or max(cards) > HIGHEST:
             problems.append("a card is outside 1..100")
     seats = [p.player for p in state.pile] + [d.player for d in state.discards]
-    if seats and (min(seats) < 0 or max(seats) >= n):
+    seats_ok = not seats or (min(seats) >= 0 and max(seats) < n)
+    if not seats_ok:
         problems.append("a card belongs to no seat")
     total = sum(state.counts) + len(state.pile) + len(state.discards)
     if state.phase in ("deal", "won"):
@@ -52,6 +53,17 @@ def check_state(setup: Setup, state: MindState) -> list[str]:
             problems.append(f"{total} cards out between levels")
     elif total != state.level * n:
         problems.append(f"{total} cards in play at level {state.level} instead of {state.level * n}")
+    elif seats_ok:
+        out = [0] * n
+        for p in state.pile:
+            out[p.player] += 1
+        for d in state.discards:
+            out[d.player] += 1
+        dealt = [count + gone for count, gone in zip(state.counts, out, strict=True)]
+        if any(k != state.level for k in dealt):
+            problems.append(f"seats were dealt {dealt} cards instead of {state.level} each")
+    if state.phase == "won" and state.level != setup.levels:
+        problems.append(f"won at level {state.level} of {setup.levels}")
     if state.phase == "reveal" and (any(state.counts) or setup.known or not setup.blind):
         problems.append("the pile waits to be turned over although it should not")
     if any(p.card is None for p in state.pile) and (setup.known or not setup.blind):

@@ -9,7 +9,7 @@ from referee.trio.state import TrioState
 
 def check_state(setup: Setup, state: TrioState) -> list[str]:
     if not state.dealt:
-        if state.hands or state.centre or state.revealed or state.trios or state.exchanges:
+        if state.hands or state.centre or state.revealed or state.trios or state.exchanges or state.turn:
             return ["cards are on the table before the deal"]
         return []
     n = setup.n
@@ -74,6 +74,11 @@ def check_state(setup: Setup, state: TrioState) -> list[str]:
     places = [(r.seat, r.index) for r in state.revealed]
     if len(set(places)) != len(places):
         problems.append("a card is revealed twice in one turn")
+    for seat in {r.seat for r in state.revealed if r.seat is not None and 0 <= r.seat < n}:
+        if not _at_the_ends(
+            {r.index for r in state.revealed if r.seat == seat}, len(state.hands[seat].cards)
+        ):
+            problems.append(f"a card revealed from seat {seat}'s hand is not at one of its ends")
     for r in state.revealed:
         if r.seat is None:
             card = next((c for c in state.centre if c.slot == r.index), None)
@@ -91,3 +96,15 @@ def check_state(setup: Setup, state: TrioState) -> list[str]:
         if state.revealed:
             problems.append("an exchange window is open during a turn")
     return problems
+
+
+def _at_the_ends(indices: set[int], size: int) -> bool:
+    """Whether ``indices`` are a run from the small end and/or a run from the large end of a hand
+    of ``size`` cards: the only cards a turn can reveal."""
+    low = 0
+    while low in indices:
+        low += 1
+    high = size - 1
+    while high in indices and high >= low:
+        high -= 1
+    return all(i < low or i > high for i in indices)

@@ -255,6 +255,7 @@ BREAKS = [
     ("hands", [[19, 70], [80], [55, 90]], "lower than the pile"),
     ("charged", 33, "charged error card 33"),
     ("pile", [{"player": 7, "card": 20}], "belongs to no seat"),
+    ("pile", [{"player": 0, "card": 20}], r"seats were dealt \[4, 2, 3\] cards instead of 3"),
 ]
 
 
@@ -280,3 +281,12 @@ def test_a_mistyped_state_raises_invalid_state(obj: dict) -> None:
     game, sound = _sound()
     with pytest.raises(InvalidState):
         game.state_from_json({**sound, **obj})
+
+
+def test_a_won_state_must_be_at_the_last_level() -> None:
+    game, _ = _sound()
+    empty = {"hands": [[], [], []], "counts": [0, 0, 0], "pile": [], "discards": [], "charged": None}
+    won = {"level": 10, "phase": "won", "lives": 2, "stars": 1, **empty}
+    assert game.check_state(game.state_from_json(won)) == []
+    with pytest.raises(InvalidState, match="won at level 3 of 10"):
+        game.state_from_json({**won, "level": 3})

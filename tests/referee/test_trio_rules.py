@@ -274,3 +274,16 @@ def test_a_broken_state_from_json_is_refused() -> None:
     obj["exchanges"] = [None]
     with pytest.raises(InvalidState):
         game.state_from_json(obj)
+    # My hand is 2 5 5 8 11: its second 5 (slot 2) can only be revealed after the 2 and a 5.
+    obj = game.state_to_json(state)
+    obj["revealed"] = [{"seat": 0, "index": 2, "number": 5}]
+    with pytest.raises(InvalidState, match="not at one of its ends"):
+        game.state_from_json(obj)
+    obj["revealed"] = [{"seat": 0, "index": 4, "number": 11}, {"seat": 0, "index": 3, "number": 8}]
+    with pytest.raises(InvalidState, match="should have ended it"):  # sound ends, different numbers
+        game.state_from_json(obj)
+    obj["revealed"] = [{"seat": 0, "index": 1, "number": 5}, {"seat": 0, "index": 2, "number": 5}]
+    with pytest.raises(InvalidState, match="not at one of its ends"):
+        game.state_from_json(obj)
+    with pytest.raises(InvalidState, match="before the deal"):
+        game.state_from_json({**game.state_to_json(game.initial_state()), "turn": 2})

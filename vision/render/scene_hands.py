@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -199,6 +200,32 @@ def cast_shadow(img: np.ndarray, layer: HandLayer, light: LightSpec) -> None:
     cv2.multiply(roi, cv2.merge([keep, keep, keep]), dst=roi, scale=1.0 / 255.0)
 
 
+_SURFACE = 1536
+
+
+@lru_cache(maxsize=1)
+def _surface_field() -> np.ndarray:
+    rng = np.random.default_rng(0x5C1A)
+    blotch = cv2.resize(
+        rng.standard_normal((48, 48)).astype(np.float32), (_SURFACE, _SURFACE), interpolation=cv2.INTER_CUBIC
+    )
+    grain = cv2.GaussianBlur(rng.standard_normal((_SURFACE, _SURFACE)).astype(np.float32), (0, 0), 0.8)
+    field = 128.0 * (1.0 + 0.05 * blotch + 0.06 * grain)
+    out = np.clip(field, 0, 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+def _surface(h: int, w: int, hand_id: int) -> np.ndarray:
+    """A (h, w) piece of the surface texture, cut at a place that depends on the hand."""
+    field = _surface_field()
+    if h > _SURFACE or w > _SURFACE:
+        field = np.tile(field, (h // _SURFACE + 1, w // _SURFACE + 1))
+    oy = (hand_id * 211) % max(1, field.shape[0] - h + 1)
+    ox = (hand_id * 379) % max(1, field.shape[1] - w + 1)
+    return np.ascontiguousarray(field[oy : oy + h, ox : ox + w])
+
+
 def composite(img: np.ndarray, layer: HandLayer) -> None:
     """Draw the shaded hand and sleeve onto ``img`` in place."""
     h, w = layer.alpha.shape
@@ -209,6 +236,8 @@ def composite(img: np.ndarray, layer: HandLayer) -> None:
     # shading 0.55 (edges) .. 1.1 (middle of the arm), coded as 255 = 1.1, done at quarter size
     small = cv2.convertScaleAbs(small, alpha=1.25 * 0.55 / 1.1, beta=255.0 * 0.55 / 1.1)
     shade = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    # skin and cloth are not flat colour: blotches and grain (128 = unchanged)
+    shade = cv2.multiply(shade, _surface(h, w, layer.hand.hand_id), scale=1.0 / 128.0)
     colour = np.empty((h, w, 3), np.uint8)
     colour[:] = layer.hand.skin
     colour[layer.sleeve > 127] = layer.hand.sleeve

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.themind.rules import Setup
+from referee.themind.setup import Setup
 from referee.themind.state import PHASES, MindState
 from referee.themind.tables import HIGHEST, LOWEST, MAX_LIVES, MAX_STARS
 

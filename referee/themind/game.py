@@ -18,8 +18,9 @@ from referee.themind import actions as mind_actions
 from referee.themind import state as mind_state
 from referee.themind.actions import MindAction, PlayCard, Star
 from referee.themind.checks import check_state
-from referee.themind.rules import Setup, resolve
+from referee.themind.rules import resolve
 from referee.themind.sampler import sample_action
+from referee.themind.setup import Setup
 from referee.themind.state import MindState
 from referee.themind.tables import LEVELS, START_STARS
 from referee.types import JSON, Outcome, Reason, Ruling

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from referee.themind.actions import Deal, DiscardCards, MindAction, PlayCard, RevealPile, Star
-from referee.themind.rules import Setup, seen_cards, star_floor, top_card
+from referee.themind.setup import Setup, seen_cards, star_floor, top_card
 from referee.themind.state import MindState
 from referee.themind.tables import HIGHEST, LOWEST
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.trio.cards import COPIES, DECK_SIZE, deal_sizes
-from referee.trio.rules import Setup
+from referee.trio.setup import Setup
 from referee.trio.state import TrioState
 
 

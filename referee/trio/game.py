@@ -19,8 +19,9 @@ from referee.trio import state as trio_state
 from referee.trio.actions import Ask, Exchange, RevealCentre, TrioAction
 from referee.trio.cards import GOALS, partners
 from referee.trio.checks import check_state
-from referee.trio.rules import Setup, collections, resolve, winners
+from referee.trio.rules import resolve
 from referee.trio.sampler import sample_action
+from referee.trio.setup import Setup, collections, winners
 from referee.trio.state import TrioState
 from referee.types import JSON, Outcome, Reason, Ruling
 

@@ -11,7 +11,8 @@ import random
 
 from referee.trio.actions import Ask, Deal, Exchange, RevealCentre, TrioAction
 from referee.trio.cards import COPIES, NUMBERS, deal_sizes, deck, partners, reaches_goal
-from referee.trio.rules import Setup, Target, collections, conflict, target_of, winners
+from referee.trio.reveals import Target, conflict, target_of
+from referee.trio.setup import Setup, collections, winners
 from referee.trio.state import TrioState
 
 MATCH_BIAS = 0.9

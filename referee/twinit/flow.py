@@ -16,7 +16,7 @@ from referee.twinit.layout import (
     pending,
     set_face,
 )
-from referee.twinit.options import COOP_MODES, Setup
+from referee.twinit.options import COOP_MODES, TABOO_CARDS, Setup
 from referee.twinit.types import (
     PILE,
     TABLE,
@@ -59,7 +59,7 @@ def deal(setup: Setup, state: TwinItState, action: Deal) -> Result:
             "already_dealt", "The cards are already dealt.", "Les cartes sont déjà distribuées."
         ), state
     opts = setup.opts
-    want_taboo = 3 if opts.taboo_player is not None else 0
+    want_taboo = TABOO_CARDS if opts.taboo_player is not None else 0
     if len(action.taboo) != want_taboo or len(set(action.taboo)) != len(action.taboo):
         if want_taboo:
             name = setup.players[opts.taboo_player]

@@ -143,7 +143,3 @@ def describe(loc: Loc, players: Sequence[str]) -> tuple[str, str]:
 def describe_all(locs: Iterable[Loc], players: Sequence[str]) -> tuple[str, str]:
     words = [describe(loc, players) for loc in locs]
     return " and ".join(en for en, _ in words), " et ".join(fr for _, fr in words)
-
-
-def quote(face: str | None) -> str:
-    return "an unknown face" if face is None else repr(face)

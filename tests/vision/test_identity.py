@@ -77,8 +77,8 @@ def test_the_reader_reads_every_turn(reader: NumberReader) -> None:
 def test_the_reader_reads_lineit_colours_and_bets(reader: NumberReader) -> None:
     deck = rd.RenderedNumberDeck("lineit", 0)
     rng = np.random.default_rng(6)
-    r = reader.read(camera_crop(rd.shrink(deck.image("lineit:57:leaf"), 240), rng, GENTLE), "lineit")
-    assert (r.kind, r.number, r.colour) == ("number", 57, "leaf")
+    r = reader.read(camera_crop(rd.shrink(deck.image("lineit:58:leaf"), 240), rng, GENTLE), "lineit")
+    assert (r.kind, r.number, r.colour) == ("number", 58, "leaf")
     r = reader.read(camera_crop(rd.shrink(deck.image("lineit:bet:+4"), 240), rng, GENTLE), "lineit")
     assert (r.kind, r.number, r.colour) == ("bet", 4, None)
     assert NumberReader.identity(r, "lineit") == "lineit:bet:+4"

@@ -49,7 +49,8 @@ class BoardLocation:
     homography: np.ndarray
     """3x3, lattice (column, row) -> image px."""
     corners: np.ndarray
-    """(4, 2) image px of the board's outline: top-left, top-right, bottom-right, bottom-left."""
+    """(4, 2) image px of the lattice's corner points (row 0 column 0, row 0 column size - 1,
+    then the bottom right and bottom left ones): top-left, top-right, bottom-right, bottom-left."""
     evidence: float
     """Fraction of lattice points that look like holes / intersections (0..1)."""
     image_size: tuple[int, int]
@@ -114,6 +115,40 @@ def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
     if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
         return None
     return order_corners(quad)
+
+
+def dot_region_quads(image: np.ndarray) -> list[np.ndarray]:
+    """Quadrilaterals around the largest fields of small dark dots (the hole lattice itself):
+    immune to glare and to a table the colour of the board, which fool the outline."""
+    h, w = image.shape[:2]
+    scale = 640.0 / max(h, w)
+    small = cv2.resize(
+        _gray(image), (max(8, round(w * scale)), max(8, round(h * scale))), interpolation=cv2.INTER_AREA
+    )
+    out = []
+    for k in (7, 11):
+        bh_h = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+        bh_v = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
+        dots = (np.minimum(bh_h, bh_v) > 18).astype(np.uint8) * 255
+        field = cv2.morphologyEx(
+            dots, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2)
+        )
+        field = cv2.morphologyEx(
+            field, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k,) * 2)
+        )
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(field)
+        if n < 2:
+            continue
+        j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if stats[j, cv2.CC_STAT_AREA] < 0.02 * small.size:
+            continue
+        contours, _ = cv2.findContours(
+            (labels == j).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+        )
+        quad = _quad_from_hull(cv2.convexHull(max(contours, key=cv2.contourArea)))
+        if quad is not None:
+            out.append(quad / scale)
+    return out
 
 
 def candidate_quads(image: np.ndarray, max_candidates: int = 6) -> list[np.ndarray]:
@@ -224,12 +259,15 @@ def _profile_lattice(profile: np.ndarray, size: int, span: float) -> tuple[float
     board outline spans ``span`` pixels (the board's edge, or its border lines one pitch in)."""
     n = len(profile)
     xs = np.arange(n, dtype=np.float64)
+    start = (n - span) / 2
     pitches = np.arange(span / (size + 3.5), span / (size - 2.5), 0.05)
     best = (0.0, 0.0, -np.inf)
     idx = np.arange(size, dtype=np.float64)
     for p in pitches:
-        span = (size - 1) * p
-        offsets = np.arange(0.0, n - 1 - span, 0.25)
+        length = (size - 1) * p
+        # The lattice lies within the outline, give or take a little over a pitch.
+        lo, hi = max(0.0, start - 1.3 * p), min(n - 1 - length, start + span - length + 1.3 * p)
+        offsets = np.arange(lo, hi, 0.25)
         if len(offsets) == 0:
             continue
         pos = offsets[:, None] + idx[None, :] * p
@@ -260,8 +298,12 @@ def lattice_evidence(
     size: int,
     valid: np.ndarray | None = None,
     gray: np.ndarray | None = None,
+    counts: bool = False,
 ) -> float:
     """Fraction of lattice points whose response beats the mean of their four cell centres.
+
+    With ``counts``, the fraction of all points that confirm the lattice (less the outer ring):
+    to compare candidate alignments of one image, where more confirmed points win.
 
     Points that look like nothing (under a hand) or brighter than their cells (a white stone)
     neither confirm nor refute the lattice; at least half the points must decide."""
@@ -287,11 +329,17 @@ def lattice_evidence(
     inner = pos / max(pos + neg, 0.6 * total, 1)
     # The lattice is periodic: one shifted by whole pitches still mostly fits. The ring of points
     # just outside a right lattice never looks like holes; outside a shifted one, a side does.
-    return inner * max(0.0, 1.0 - 2.0 * outer_ring_holes(resp, lat_to_img, size))
+    confirmed = (hole > 2.0 * cells + 5.0) & sel
+    typical = float(np.median(hole[confirmed])) if confirmed.any() else 0.0
+    ring = outer_ring_holes(resp, lat_to_img, size, typical)
+    if counts:
+        return pos / max(total, 1) - 0.5 * ring
+    return inner * max(0.0, 1.0 - 3.0 * ring)
 
 
-def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int) -> float:
-    """Fraction of the points one pitch outside the lattice that respond like holes."""
+def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int, typical: float = 0.0) -> float:
+    """Fraction of the points one pitch outside the lattice that respond like holes: clearly
+    more than their cells, or (beside a busy table) at least half as much as a typical hole."""
     n = size
     ring = [(u, -1) for u in range(1, n - 1)] + [(u, n) for u in range(1, n - 1)]
     ring += [(-1, v) for v in range(1, n - 1)] + [(n, v) for v in range(1, n - 1)]
@@ -303,7 +351,11 @@ def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int) -> flo
     xi = np.clip(np.round(img[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(img[..., 1]).astype(int), 0, h - 1)
     vals = resp[yi, xi]
-    return float((vals[0] > 2.0 * vals[1:].mean(0) + 5.0).mean())
+    cells = vals[1:].mean(0)
+    like = vals[0] > 2.0 * cells + 5.0
+    if typical > 0:
+        like |= (vals[0] > 0.5 * typical) & (vals[0] > cells + 0.25 * typical)
+    return float(like.mean())
 
 
 def fit_lattice(
@@ -334,7 +386,7 @@ def fit_lattice(
         for dy in (0, -1, 1):
             cand = np.array([[px, 0, x0 + dx * px], [0, py, y0 + dy * py], [0, 0, 1]], np.float64)
             cand = _refine(resp, cand, size, (px + py) / 2)
-            score = lattice_evidence(resp, cand, size, valid, rect)
+            score = lattice_evidence(resp, cand, size, valid, rect, counts=True)
             if best is None or score > best[0] + 1e-9:
                 best = (score, cand)
     assert best is not None
@@ -348,7 +400,10 @@ def fit_lattice(
         log.debug("lattice leaves its outline (%.2f inside): rejected", inside)
         evidence *= max(0.0, (inside - 0.5) / 0.4) * 0.5
     h, w = gray.shape[:2]
-    return BoardLocation(size, lat_to_img, order_corners(quad), evidence, (w, h))
+    n = size - 1
+    ends = np.array([[[0, 0]], [[n, 0]], [[n, n]], [[0, n]]], np.float64)
+    corners = cv2.perspectiveTransform(ends, lat_to_img).reshape(4, 2)
+    return BoardLocation(size, lat_to_img, corners, evidence, (w, h))
 
 
 def _inside_fraction(lat_to_img: np.ndarray, size: int, quad: np.ndarray) -> float:
@@ -417,7 +472,8 @@ def find_board(
 ) -> BoardLocation:
     """The board in ``image`` (BGR or gray), with a ``size`` x ``size`` lattice.
 
-    ``corners``: the board outline given by hand (4 x 2 image px, any order); ``valid``: a
+    ``corners``: the board given by hand (4 x 2 image px, any order): its outline or its
+    lattice's four corner points, within a pitch or so; ``valid``: a
     (size, size) mask of the lattice points that exist (Twixt has no corner holes); ``pattern``:
     ``"holes"`` (Twixt) or ``"lines"`` (a Go grid, read at its intersections). Raises
     :class:`BoardNotFound` saying why when no outline holds a lattice with enough evidence.
@@ -429,7 +485,7 @@ def find_board(
     if corners is not None:
         quads = [order_corners(np.asarray(corners, np.float64))]
     else:
-        quads = candidate_quads(image)
+        quads = dot_region_quads(image) + candidate_quads(image)
         if not quads:
             raise BoardNotFound(
                 "no board outline found: no large four-sided region stands out from the table"

@@ -49,7 +49,7 @@ class BoardCalibration:
     size: int
     colours: tuple[str, str]
     corners: np.ndarray
-    """(4, 2) image px of the board outline: top-left, top-right, bottom-right, bottom-left."""
+    """(4, 2) image px of the lattice's corner points: top-left, top-right, bottom-right, bottom-left."""
     homography: np.ndarray
     """3x3, lattice (column, row) -> image px (in undistorted images when intrinsics exist)."""
     evidence: float

@@ -34,7 +34,8 @@ def test_board_json_matches_the_truth(board_png, capsys) -> None:
     assert out["size"] == 24
     assert np.array_equal(np.array(out["matrix"]), truth.pegs)
     assert sorted(map(tuple, out["links"])) == sorted(truth.links)
-    assert np.abs(np.array(out["corners"]) - scene.corners).max() < 12
+    lattice_corners = scene.holes_px()[[0, 0, 23, 23], [0, 23, 23, 0]]
+    assert np.abs(np.array(out["corners"]) - lattice_corners).max() < 2
     assert 0.9 < out["confidence"] <= 1.0
 
 
@@ -82,5 +83,6 @@ def test_calibrate_writes_reuses_and_refinds(board_png, tmp_path, capsys) -> Non
     assert main(["calibrate", str(bumped_path), *args[2:]]) == 0
     third = json.loads(capsys.readouterr().out)
     assert third["status"] == "re-found"
-    assert np.abs(np.array(third["board"]["corners"]) - bumped.corners).max() < 12
+    lattice_corners = bumped.holes_px()[[0, 0, 23, 23], [0, 23, 23, 0]]
+    assert np.abs(np.array(third["board"]["corners"]) - lattice_corners).max() < 2
     assert third["plane"]["seats"] == {"top": 1, "bottom": 0}

@@ -534,3 +534,70 @@ def random_hands(rng: random.Random, board_mm: float, n: int) -> list[HandSpec]:
         tip = (rng.uniform(0.15, 0.85) * board_mm, rng.uniform(0.15, 0.85) * board_mm)
         out.append(HandSpec(seat, tip, rng.uniform(70, 100), rng.randrange(5), rng.randrange(6)))
     return out
+
+
+# -- through the scene compositor ------------------------------------------------------------------
+
+
+def compositor_board_scene(
+    seed: int,
+    texture: np.ndarray,
+    truth: BoardTruth,
+    width: int = 1280,
+    height: int = 720,
+    hands: int = 0,
+    max_tilt: float = 35.0,
+    distortion: bool = True,
+) -> BoardScene:
+    """The board rendered by :func:`vision.render.scene.render` (its table, light, glare,
+    shadows, hands, lens, blur, noise and JPEG), the camera raised so the whole board is in view,
+    ``hands`` hands reaching over it. ``homography`` ignores lens distortion (as the compositor's
+    own truth does)."""
+    from vision.render.scene import render
+    from vision.render.scene_layout import random_camera as scene_camera
+    from vision.render.scene_layout import random_scene
+    from vision.render.scene_types import SKIN_TONES, BoardPlacement, HandPlacement
+
+    rng = np.random.default_rng([0xB0A2D, seed])
+    board_mm = truth.geometry.board_mm
+    angle = float(rng.uniform(-12, 12))
+    cam = scene_camera(rng, max_tilt)
+    # High enough that the board fills 60..85 % of the image height.
+    vfov = 2 * math.atan(math.tan(math.radians(cam.hfov_deg) / 2) * height / width)
+    fill = float(rng.uniform(0.6, 0.85))
+    h_mm = board_mm / fill / (2 * math.tan(vfov / 2))
+    from dataclasses import replace as _replace
+
+    cam = _replace(
+        cam,
+        height_mm=h_mm,
+        target_mm=(float(rng.normal(0, 10)), float(rng.normal(0, 10))),
+        k1=cam.k1 if distortion else 0.0,
+    )
+    placements = []
+    for k in range(hands):
+        seat = ["bottom", "top", "left", "right"][int(rng.integers(4))]
+        tip = rng.uniform(-0.35, 0.35, 2) * board_mm
+        placements.append(
+            HandPlacement(
+                k,
+                seat,
+                float(tip[0]),
+                float(tip[1]),
+                skin=SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
+                sleeve=tuple(int(v) for v in rng.integers(20, 230, 3)),  # type: ignore[arg-type]
+                angle_deg=float(rng.uniform(-25, 25)),
+                height_mm=float(rng.choice([0.0, 0.0, 30.0])),
+            )
+        )
+    board = BoardPlacement(texture, board_mm, board_mm, 0.0, 0.0, angle, truth)
+    spec = random_scene(seed, width, height, n_cards=0, hands=0, camera=cam, board=board, clutter=0)
+    spec.hands = placements
+    image, ft = render(spec)
+    h = ft.board_homography @ np.diag([truth.px_per_mm, truth.px_per_mm, 1.0])
+    h = h / h[2, 2]
+    b = board_mm
+    corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[b, 0]], [[b, b]], [[0, b]]], float), h).reshape(
+        4, 2
+    )
+    return BoardScene(image, truth, h, np.asarray(ft.hand_mask, bool), corners)

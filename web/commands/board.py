@@ -1,7 +1,9 @@
 """``tableref board IMAGE [--size 24] [--colours red,black] [--corners x1,y1,...,x4,y4] [--json]``.
 
-Finds the board (or uses the given outline corners), reads every hole and link, and prints
-``{"size", "corners", "matrix", "links", "confidence"}``: matrix row 0 is the lattice row nearest
+Finds the board (or uses the given corners: the board's outline or its lattice's corner points),
+reads every hole and link, and prints ``{"size", "corners", "matrix", "links", "confidence"}``:
+``corners`` are the image positions of the lattice's four corner points (top-left, top-right,
+bottom-right, bottom-left; on Twixt, where the corner holes would be); matrix row 0 is the lattice row nearest
 the image's top, column 0 its left end; 0 empty, 1 first colour, 2 second. No board found: exit 2
 with the reason.
 """
@@ -30,7 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--colours", default=None, help="the two piece colours (default red,black; Go: black,white)"
     )
-    parser.add_argument("--corners", default=None, help="board outline x1,y1,...,x4,y4 (skips board finding)")
+    parser.add_argument(
+        "--corners",
+        default=None,
+        help="board outline or lattice corners x1,y1,...,x4,y4 (skips outline finding)",
+    )
     parser.add_argument("--json", action="store_true", help="print only the JSON object")
 
 

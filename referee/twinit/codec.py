@@ -259,11 +259,16 @@ def state_from_json(obj: Mapping[str, Any]) -> TwinItState:
         phase = obj["phase"]
         if phase not in PHASES:
             raise bad(f"phase {phase!r} is not one of {PHASES}")
-        piles = tuple(Pile(int_(s), opt_str(t)) for s, t in obj["piles"])
+        # Built first, then type-checked in one pass each (the hot path of replays and tests).
+        piles = tuple(Pile(s, t) for s, t in obj["piles"])
+        if not all(type(p.size) is int and (p.top is None or type(p.top) is str) for p in piles):
+            raise TypeError("a pile is not [size, top face or null]")
         table = tuple(TableCard(i, f) for i, f in obj["table"])
         if not all(type(c.id) is int and (c.face is None or type(c.face) is str) for c in table):
             raise TypeError("a table card is not [id, face or null]")
-        captures = tuple(tuple(Capture(str_(m), int_(n)) for m, n in held) for held in obj["captures"])
+        captures = tuple(tuple(Capture(m, n) for m, n in held) for held in obj["captures"])
+        if not all(type(c.motif) is str and type(c.cards) is int for held in captures for c in held):
+            raise TypeError("a capture is not [motif, cards]")
         return TwinItState(
             phase=phase,
             piles=piles,
@@ -295,7 +300,3 @@ def str_(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not a string")
     return value
-
-
-def opt_str(value: Any) -> str | None:
-    return None if value is None else str_(value)

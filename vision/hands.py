@@ -1,8 +1,9 @@
 """Hands and arms over the table: a mask, the seat each comes from, the cards each covers.
 
 Not a skin-colour detector: a hand is what differs from the table memory (a slowly learned
-image of the table with its cards, kept at low resolution), is not a card the finder sees, and
-reaches in from an image border (an arm always does). The blob's longest run along the border
+image of the table with its cards, kept at low resolution), is not a card the finder sees, is
+not in the table's own colours (that would be the ghost of something that left), and reaches in
+from an image border (an arm always does). The blob's longest run along the border
 gives the seat. The table memory learns everywhere a hand is not, quickly where something
 changed that is not a hand (a card put down or taken away) and slowly elsewhere (light drift).
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.cards.segment import table_model_mask
 from vision.observation import HandEvent, HandObservation, Seat
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,9 @@ class HandConfig:
     """Table memory update where nothing changed."""
     absorb_rate: float = 0.25
     """Table memory update where something changed that is not a hand."""
+    min_not_table: float = 0.25
+    """A hand blob has at least this fraction of pixels not in the table's colours (else it is
+    the ghost of something that left)."""
     cover_fraction: float = 0.5
     """A card is covered by a hand when more than this fraction of it is under the hand."""
 
@@ -156,6 +161,7 @@ class HandTracker:
         min_area = cfg.min_area_frac * lh * lw
         bd = cfg.border_px
         blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]] = []
+        table_colour: np.ndarray | None = None
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             if area < min_area:
@@ -165,6 +171,13 @@ class HandTracker:
             blob = labels == i
             seat = _seat_of(blob, bd)
             if seat is None:
+                continue
+            if table_colour is None:
+                table_colour = table_model_mask(low) > 0
+            if np.count_nonzero(table_colour & blob) < cfg.min_not_table * area:
+                # Table-coloured where the memory differs: a ghost of something that has left
+                # (a hand that was there when the memory began). The memory takes the table back.
+                self._memory[blob] = low[blob]
                 continue
             blobs.append((blob, seat, (int(x), int(y), int(w), int(h))))
 

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from vision.cards.finder import CardDetection
@@ -38,6 +39,8 @@ class TrackerConfig:
     """A gone card is dropped from the observation after this long."""
     clean_margin_px: float = 4.0
     """A clean view needs the card this far inside the image."""
+    look_threshold: float = 14.0
+    """Largest mean Lab difference of two thumbnails of the same card."""
 
 
 @dataclass
@@ -54,6 +57,8 @@ class Track:
     identity: str | None = None
     identity_confidence: float = 0.0
     hits: int = 1
+    signature: np.ndarray | None = None
+    """A small blurred Lab thumbnail of the last clean view (for re-finding a moved card)."""
     extra: dict[str, object] = field(default_factory=dict)
 
     def snapshot(self) -> TrackedCard:
@@ -67,6 +72,22 @@ class Track:
             identity=self.identity,
             identity_confidence=self.identity_confidence,
         )
+
+
+SIG_SIZE = 16
+
+
+def signature(crop: np.ndarray) -> np.ndarray:
+    """A card's look: its rectified crop as a 16 x 16 blurred Lab thumbnail (float32)."""
+    small = cv2.resize(crop, (SIG_SIZE, SIG_SIZE), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def signature_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean absolute Lab difference, the smallest over the card's turns (a card may be put back
+    rotated)."""
+    return min(float(np.abs(np.rot90(a, k) - b).mean()) for k in range(4))
 
 
 def _inside_roi(quad: np.ndarray, roi: tuple[int, int, int, int] | None) -> bool:
@@ -117,6 +138,28 @@ class CardTracker:
         examined = [t for t in self.tracks if t.state is not CardState.GONE and _inside_roi(t.quad, roi)]
         # Gone tracks may come back (a card put back where it was).
         examined += [t for t in self.tracks if t.state is CardState.GONE and _inside_roi(t.quad, roi)]
+        # Cards that were hidden may have been taken anywhere (a slap carries the card away).
+        examined += [
+            t for t in self.tracks if t.state is not CardState.VISIBLE and not _inside_roi(t.quad, roi)
+        ]
+        sig_cache: dict[int, np.ndarray | None] = {}
+
+        def det_sig(i: int) -> np.ndarray | None:
+            if i not in sig_cache:
+                sig_cache[i] = None if frame is None else signature(rectify(frame, detections[i].quad))
+            return sig_cache[i]
+
+        def same_look(i: int, tr: Track, slack: float = 1.0) -> bool:
+            """A track that was hidden must look like the detection to take it."""
+            if tr.state is CardState.VISIBLE or tr.signature is None:
+                return True
+            sig = det_sig(i)
+            if sig is None:
+                return True
+            dist = signature_distance(sig, tr.signature)
+            log.debug("track %d look distance %.1f", tr.track_id, dist)
+            return dist <= cfg.look_threshold * slack
+
         pairs = []
         for i, det in enumerate(detections):
             for j, tr in enumerate(examined):
@@ -126,27 +169,38 @@ class CardTracker:
         pairs.sort(reverse=True)
         det_to_tr: dict[int, int] = {}
         used: set[int] = set()
-        for _, i, j in pairs:
-            if i in det_to_tr or j in used:
+        for score, i, j in pairs:
+            # In place (a hand lifted off it, fingers may still hide a corner): more slack.
+            if i in det_to_tr or j in used or not same_look(i, examined[j], 2.0 if score >= 1.7 else 1.0):
                 continue
             det_to_tr[i] = j
             used.add(j)
-        # Moved cards: nearest centre among the remaining live tracks.
+        # Moved cards: a hidden card that turns up elsewhere, by its look; else the nearest
+        # centre among the live tracks within reach.
         for i, det in enumerate(detections):
             if i in det_to_tr:
                 continue
-            c = quad_centre(det.quad)
-            reach = cfg.move_match * quad_diagonal(det.quad)
-            best, best_d = None, reach
-            for j, tr in enumerate(examined):
-                if j in used or tr.state is CardState.GONE:
-                    continue
-                dist = float(np.linalg.norm(quad_centre(tr.quad) - c))
-                if dist < best_d:
-                    best, best_d = j, dist
-            if best is not None:
-                det_to_tr[i] = best
-                used.add(best)
+            sig = det_sig(i)
+            best_j, best_dist = None, cfg.look_threshold
+            if sig is not None:
+                for j, tr in enumerate(examined):
+                    if j in used or tr.state is CardState.VISIBLE or tr.signature is None:
+                        continue
+                    dist = signature_distance(sig, tr.signature)
+                    if dist <= best_dist:
+                        best_j, best_dist = j, dist
+            if best_j is None:
+                c = quad_centre(det.quad)
+                best_d = cfg.move_match * quad_diagonal(det.quad)
+                for j, tr in enumerate(examined):
+                    if j in used or tr.state is CardState.GONE or not same_look(i, tr):
+                        continue
+                    dist = float(np.linalg.norm(quad_centre(tr.quad) - c))
+                    if dist < best_d:
+                        best_j, best_d = j, dist
+            if best_j is not None:
+                det_to_tr[i] = best_j
+                used.add(best_j)
 
         changed: list[Track] = []
         for i, det in enumerate(detections):
@@ -230,3 +284,4 @@ class CardTracker:
             return
         tr.last_clean_view = rectify(frame, q)
         tr.last_clean_time = timestamp
+        tr.signature = signature(tr.last_clean_view)

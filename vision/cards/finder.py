@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.cards.geometry import aspect_ratio, order_quad, quad_area
 from vision.cards.refine import refine_quad
-from vision.cards.segment import colour_gradient, side_support, table_model_mask
+from vision.cards.segment import colour_gradient, colour_gradient_magnitude, side_support, table_model_mask
 
 log = logging.getLogger(__name__)
 
@@ -364,7 +364,13 @@ def find_cards(
     interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=interp)
 
-    mag, edges = colour_gradient(small)
+    # Edge thresholds follow the image's own contrast (a dim table under a dim light has weak
+    # edges everywhere): from the strong end of the gradient distribution, capped at the defaults.
+    mag0 = colour_gradient_magnitude(small)
+    strong = float(np.percentile(mag0[::4, ::4], 99))
+    gain = float(np.clip(strong / 60.0, 0.3, 1.0))
+    mag, edges = colour_gradient(small, low=int(60 * gain), high=int(150 * gain))
+    support_level = cfg.support_gradient * gain
     cut = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
     white = cv2.morphologyEx(
         card_mask(small, cfg, ref_long=max(h, w) * scale), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
@@ -398,7 +404,7 @@ def find_cards(
     supported = []
     for cands, check_colour in sources:
         for q, s in cands:
-            sup = side_support(band, q, cfg.support_gradient)
+            sup = side_support(band, q, support_level)
             if sup.min() < cfg.min_side_support or sup.mean() < cfg.min_support:
                 continue
             if (

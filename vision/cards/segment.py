@@ -2,8 +2,9 @@
 
 - :func:`table_model_mask`: the table is what fills the image's border band; its colours (a
   coarse hue / saturation / value histogram, smoothed by one bin, hue ignored where saturation
-  is low) are "table", everything else is foreground. Cards of any colour stand out, as do their
-  rims when their face has the table's colour.
+  is low; a colour counts when it shows along two edges or more, so that an arm or a card
+  reaching one edge does not) are "table", everything else is foreground. Cards of any colour
+  stand out, as do their rims when their face has the table's colour.
 - :func:`colour_gradient`: per-pixel strongest Sobel gradient over B, G, R (so an edge between
   two colours of equal brightness is still an edge), and its Canny edges.
 - :func:`side_support`: how much of a quad's outline lies on strong gradient, side by side.
@@ -17,7 +18,8 @@ import numpy as np
 H_BINS, S_BINS, V_BINS = 18, 8, 8
 BAND = 0.03
 """Border band width, as a fraction of the image's short side."""
-TABLE_MASS = 0.95
+SIDE_SHARE = 0.004
+"""A colour bin holding this share of one image edge's band is present along that edge."""
 _H_LUT = np.minimum(np.arange(256) * H_BINS // 180, H_BINS - 1).astype(np.uint8)
 _S_LUT = (np.arange(256) * S_BINS // 256).astype(np.uint8)
 _V_LUT = (np.arange(256) * V_BINS // 256).astype(np.uint8)
@@ -48,20 +50,21 @@ def table_model_mask(small: np.ndarray) -> np.ndarray:
     h, w = small.shape[:2]
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     b = max(2, int(BAND * min(h, w)))
-    band = np.zeros((h, w), np.uint8)
-    band[:b] = 255
-    band[-b:] = 255
-    band[:, :b] = 255
-    band[:, -b:] = 255
     ranges = [0, 180, 0, 256, 0, 256]
-    hist = cv2.calcHist([hsv], [0, 1, 2], band, [H_BINS, S_BINS, V_BINS], ranges)
-    counts = hist.ravel().astype(np.float64)
-    order = np.argsort(counts)[::-1]
-    cum = np.cumsum(counts[order]) / max(1.0, counts.sum())
-    n_keep = int(np.searchsorted(cum, TABLE_MASS)) + 1
-    table = np.zeros(H_BINS * S_BINS * V_BINS, bool)
-    table[order[:n_keep]] = True
-    table = table.reshape(H_BINS, S_BINS, V_BINS)
+    # A table colour shows along at least two edges of the image: an arm, or a card near the
+    # edge, comes in along one.
+    sides = 0
+    for sl in (
+        (slice(0, b), slice(None)),
+        (slice(h - b, h), slice(None)),
+        (slice(None), slice(0, b)),
+        (slice(None), slice(w - b, w)),
+    ):
+        band = np.zeros((h, w), np.uint8)
+        band[sl] = 255
+        hist = cv2.calcHist([hsv], [0, 1, 2], band, [H_BINS, S_BINS, V_BINS], ranges).ravel()
+        sides = sides + (hist >= SIDE_SHARE * max(1.0, float(hist.sum()))).astype(np.int32)
+    table = (sides >= 2).reshape(H_BINS, S_BINS, V_BINS)
     # Hue means little at low saturation: a grey bin at any hue is table if one is.
     table[:, :2, :] = table[:, :2, :].any(axis=0, keepdims=True)
     table = _smooth_bins(table)
@@ -90,6 +93,16 @@ def colour_gradient(small: np.ndarray, low: int = 60, high: int = 150) -> tuple[
         edges = e if edges is None else cv2.bitwise_or(edges, e)
     assert mag is not None and edges is not None
     return mag, edges
+
+
+def colour_gradient_magnitude(small: np.ndarray) -> np.ndarray:
+    """A cheap gradient magnitude (quarter Sobel |dx| + |dy| of the grey image, at half size)."""
+    grey = cv2.cvtColor(cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2)), cv2.COLOR_BGR2GRAY)
+    dx = cv2.Sobel(grey, cv2.CV_16S, 1, 0, ksize=3)
+    dy = cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3)
+    return cv2.addWeighted(
+        cv2.convertScaleAbs(dx, alpha=0.25), 1.0, cv2.convertScaleAbs(dy, alpha=0.25), 1.0, 0
+    )
 
 
 def side_support(mag_band: np.ndarray, quad: np.ndarray, threshold: float, n: int = 24) -> np.ndarray:

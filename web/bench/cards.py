@@ -144,19 +144,14 @@ def bench_scenario(seed: int, n_frames: int, fps: float, width: int, height: int
             if card.card_id in last_track and last_track[card.card_id] != best.track_id:
                 switches += 1
             last_track[card.card_id] = best.track_id
-        true_cov = {c.card_id for c in truth.cards if c.covered_by_hands}
-        pred_cov: set[int] = set()
-        for hand in obs.hands:
-            for tid in hand.covers:
-                tracked = obs.card(tid)
-                if tracked is None or not truth.cards:
-                    continue
-                best_t = max(truth.cards, key=lambda c: quad_iou(tracked.quad, c.quad))
-                if quad_iou(tracked.quad, best_t.quad) >= 0.5:
-                    pred_cov.add(best_t.card_id)
-        tp += len(true_cov & pred_cov)
-        fp += len(pred_cov - true_cov)
-        fn += len(true_cov - pred_cov)
+        # Covered cards: the pipeline's covered tracks matched one to one to the truly covered
+        # cards by quad (a pile's cards share a quad: any of them will do).
+        true_cov = [c.quad for c in truth.cards if c.covered_by_hands]
+        pred_quads = [c.quad for hand in obs.hands for tid in hand.covers if (c := obs.card(tid)) is not None]
+        counts, _ = match_quads(pred_quads, true_cov, iou_threshold=0.5)
+        tp += counts.true_positives
+        fp += counts.false_positives
+        fn += counts.counted_truth - counts.recalled
     f1 = 2 * tp / (2 * tp + fp + fn) if (tp + fp + fn) else math.nan
     return {"frames": frames, "switches": switches, "f1": f1, "moving_ms": moving_ms}
 

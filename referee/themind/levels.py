@@ -46,6 +46,7 @@ def settle(
 def count_blind(
     setup: Setup, state: MindState, verdict: Verdict, en: str, fr: str, details: dict[str, JSON]
 ) -> tuple[Ruling, MindState]:
+    """The blind count once every card is down: lives lost, then the level completed or the game lost."""
     played = [p.card for p in state.pile if p.card is not None]
     line = blind_count(played)
     lost = lives_lost(line)

@@ -24,14 +24,17 @@ class Setup:
 
 
 def uncertain(code: str, en: str, fr: str, **details: JSON) -> Ruling:
+    """An uncertain ruling: the referee cannot tell, the table decides; nothing changes."""
     return Ruling(Verdict.UNCERTAIN, Reason(code, en, fr), False, details)
 
 
 def cards_text(cards: list[int] | tuple[int, ...]) -> str:
+    """``"3, 12, 40"``."""
     return ", ".join(str(c) for c in cards)
 
 
 def less(counts: tuple[int, ...], seat: int, k: int) -> tuple[int, ...]:
+    """``counts`` with ``k`` fewer cards for ``seat``."""
     return tuple(c - k if i == seat else c for i, c in enumerate(counts))
 
 

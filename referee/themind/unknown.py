@@ -17,6 +17,7 @@ FR_MUST, FR_CANNOT = "a des cartes et doit", "n'a plus de carte et ne peut pas"
 
 
 def below_star(setup: Setup, state: MindState, seat: int, cards: list[int]) -> Ruling | None:
+    """An uncertain ruling when ``cards`` lie below the card ``seat`` discarded as lowest with a star."""
     floor = star_floor(state, seat)
     low = [c for c in cards if c < floor]
     if not low:
@@ -33,6 +34,7 @@ def below_star(setup: Setup, state: MindState, seat: int, cards: list[int]) -> R
 
 
 def play_unknown(setup: Setup, state: MindState, p: int, card: int) -> tuple[Ruling, MindState]:
+    """A face-up play with the hands unknown: valid above the pile, else an error (one life per error)."""
     who = setup.names[p]
     if card in seen_cards(state):
         return (
@@ -89,6 +91,7 @@ def play_unknown(setup: Setup, state: MindState, p: int, card: int) -> tuple[Rul
 
 
 def star_cards_problem(setup: Setup, state: MindState, action: Star) -> Ruling | None:
+    """Why the cards a star shows cannot be right (uncertain ruling), or ``None``."""
     cards = action.cards
     if cards is None or len(cards) != setup.n:
         return uncertain(
@@ -128,6 +131,7 @@ def star_cards_problem(setup: Setup, state: MindState, action: Star) -> Ruling |
 
 
 def discard(setup: Setup, state: MindState, action: DiscardCards) -> tuple[Ruling, MindState]:
+    """Hands unknown: a player puts cards lower than the pile face up, after or as an error."""
     p = action.player
     who = setup.names[p]
     if setup.known:
@@ -220,6 +224,7 @@ def discard(setup: Setup, state: MindState, action: DiscardCards) -> tuple[Rulin
 
 
 def reveal(setup: Setup, state: MindState, action: RevealPile) -> tuple[Ruling, MindState]:
+    """Blind mode, hands unknown: the pile is turned over and read; the blind count follows."""
     if state.phase != "reveal":
         return (
             refused(

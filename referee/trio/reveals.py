@@ -34,6 +34,7 @@ class Target:
 
 
 def reveal(setup: Setup, state: TrioState, action: RevealCentre | Ask) -> tuple[Ruling, TrioState]:
+    """A centre reveal or an ask: checked against the turn, the card reached and what is proved."""
     player = setup.names[action.player]
     if action.player != state.turn:
         turn = setup.names[state.turn]
@@ -84,6 +85,7 @@ def reveal(setup: Setup, state: TrioState, action: RevealCentre | Ask) -> tuple[
 
 
 def target_of(setup: Setup, state: TrioState, action: RevealCentre | Ask) -> Target | Ruling:
+    """The card ``action`` reaches and the bounds proved on it, or a refusal."""
     if isinstance(action, RevealCentre):
         if setup.teams:
             return refused(

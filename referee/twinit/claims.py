@@ -72,6 +72,7 @@ def _where(setup: Setup, state: TwinItState, cards: tuple[Loc, ...]) -> Result |
 
 
 def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
+    """Two hands on two cards: a capture, a triple steal, an error with its penalty, or a refusal."""
     if (shut := closed(state)) is not None:
         return shut
     if (bad := _where(setup, state, action.cards)) is not None:

@@ -35,6 +35,7 @@ def level_for(levels: tuple[Level, ...], score: int) -> Level:
 
 
 def claim(setup: Setup, state: TwinItState, action: Claim) -> Result:
+    """A set put aside during the minute: a pair, a triple, or a pair completed; a wrong set costs nothing."""
     if (shut := closed(state)) is not None:
         return shut
     names = setup.players

@@ -100,25 +100,35 @@ def build_demo(
         return build_context(settings, source, process, factory)
 
     from vision.identity.judge import PatternJudge
-    from vision.pipeline import TablePipeline
     from web.adapters.twinit import judge_adapter
 
-    judge = PatternJudge()
+    ctx, new_game = twinit_context(settings, source, judge_adapter(PatternJudge()))
+    restart.append(new_game)
+    return ctx
+
+
+def twinit_context(
+    settings: Settings, source: Any, adapter_factory: Any
+) -> tuple[AppContext, Callable[[], None]]:
+    """A Twin It session that hands over to the cooperative minute when the stack is spread,
+    and a hook that starts a new game (the next scenario of a long run)."""
+    from vision.pipeline import TablePipeline
+
     pipeline = TablePipeline()
-    ctx = build_context(settings, source, pipeline.process, judge_adapter(judge))
-    adapter = ctx.session.adapter
+    ctx = build_context(settings, source, pipeline.process, adapter_factory)
 
     def hand_over(count: int, first_mono: float, obs: Any, frame: Any) -> None:
         """The stacked cards are spread: the cooperative minute is a game of its own."""
         options = {"cards": count, "seconds": settings.coop_seconds}
         coop_game = make_game("twinit", settings.players, "cooperative", options)
         live = LiveGame.open(coop_game, ctx.live.store, resume=False)
-        coop = judge_adapter(judge)(live, settings)
+        coop = adapter_factory(live, settings)
         coop.spread_hint = first_mono
         log.info("spread of %d cards: the cooperative minute starts", count)
         ctx.session.switch(live, coop)
         coop.observe(obs, frame)
 
+    adapter = ctx.session.adapter
     if adapter is not None and not adapter.coop:
         adapter.on_spread = hand_over
 
@@ -126,12 +136,11 @@ def build_demo(
         pipeline.reset()
         game_ = make_game("twinit", settings.players, settings.mode, settings.options)
         live = LiveGame.open(game_, ctx.live.store, resume=False)
-        fresh = judge_adapter(judge)(live, settings)
+        fresh = adapter_factory(live, settings)
         fresh.on_spread = hand_over
         ctx.session.switch(live, fresh)
 
-    restart.append(new_game)
-    return ctx
+    return ctx, new_game
 
 
 def chained_source(

@@ -51,7 +51,7 @@ def test_the_first_slap_is_ruled_from_the_rendered_video(tmp_path: Path) -> None
     assert claims, [e["action"] for e in ctx.live.entries]
     first = claims[0]
     assert sorted(map(str, first["action"]["cards"])) == sorted(map(str, truth["action"]["cards"]))
-    assert first["ruling"]["verdict"] == "valid"
+    assert first["ruling"]["verdict"] == "valid", first
     assert abs(first["evidence"]["landed_mono"] - truth["t"]) < 1.0
     with TestClient(create_app(ctx, start_session=False)) as client:
         state = client.get("/api/state").json()
@@ -61,3 +61,21 @@ def test_the_first_slap_is_ruled_from_the_rendered_video(tmp_path: Path) -> None
     plays = [e for e in ctx.live.entries if e["action"]["type"] == "play"]
     truth_plays = [a for a in scenario.actions if a["action"]["type"] == "play" and a["t"] < 31.0]
     assert [p["action"]["player"] for p in plays] == [a["action"]["player"] for a in truth_plays]
+
+
+def test_the_spread_starts_the_cooperative_minute_by_itself(tmp_path: Path) -> None:
+    from web.demo_session import twinit_context
+
+    scenario = twinit_demo_scenario(0)
+    settings = demo_settings(scenario, "twinit", data_dir=tmp_path)
+    ctx, _ = twinit_context(settings, None, make_twinit_adapter(histogram_compare))
+    spread = next(a for a in scenario.actions if a["action"]["type"] == "start")
+    play(ctx, scenario, 5.0, spread["t"] - 8.0, spread["t"] + 3.0)
+    assert ctx.live.game.mode == "cooperative"
+    assert ctx.live.snapshot_state()["phase"] == "minute"
+    timer = ctx.live.timer_json()
+    assert timer is not None and timer["seconds"] == 60.0
+    # frames carry the scenario time as their capture time here: the start is that of the spread
+    assert abs(ctx.live.timer.started_mono - spread["t"]) <= 0.4
+    start = next(e for e in ctx.live.entries if e["action"]["type"] == "start")
+    assert len(start["action"]["faces"]) >= 0.6 * len(spread["action"]["faces"])

@@ -133,6 +133,7 @@ def test_the_spread_starts_the_minute_and_sets_laid_out_score(tmp_path: Path) ->
     faces = [P[0], P[0], P[1], P[2], P[1], P[3], P[2], P[3], P[0], P[2]]
     spread = [card(i + 1, f, 150 + 110 * i, 300 + 60 * (i % 2)) for i, f in enumerate(faces)]
     table.show(spread[:7])  # the spread is under way
+    table.show(spread)  # every card at rest: the minute starts here
     first = table.t
     table.settle(spread)
     assert live.timer is not None and live.timer.started_mono == pytest.approx(first)

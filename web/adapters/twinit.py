@@ -28,9 +28,11 @@ from web.adapters.twinit_table import (
     Stabiliser,
     clusters,
     edge_zone,
+    fresh_views,
     nearest,
     occluded_spots,
     same_layout,
+    under_a_hand,
     visible_spots,
 )
 from web.live_game import LiveGame
@@ -49,6 +51,10 @@ EDGE_FRACTION = 0.22
 SPREAD_MIN_CARDS = 6
 SPREAD_FRACTION = 0.6
 """The minute starts when at least this fraction of the cards (and 6) lie apart on the table."""
+STACK_MAX_CARDS = 4
+"""A table showing this few cards may be the stack before a spread..."""
+STACK_MEMORY_S = 20.0
+"""...and a spread counts only this long after the stack was seen."""
 SET_SETTLE_S = 1.5
 """Cooperative minute: a set laid in a player's area counts once it has stayed this long (a
 third card may still come), or at once with three cards."""
@@ -117,6 +123,10 @@ class TwinItAdapter(GameAdapter):
         self._pending_seen: list[Spot] = []
         self._claimed: frozenset[tuple[int, int]] | None = None
         self._spread_first: float | None = None
+        self._stack_at: float | None = None
+        self._frame: Any = None
+        self.recent: list[Spot] = []
+        """The newest unhidden view at each place a card was seen."""
         self.spread_hint: float | None = None
         """Set when a competitive game handed over at a spread: the minute's first frame."""
         self.spread_mono: float | None = None
@@ -153,7 +163,11 @@ class TwinItAdapter(GameAdapter):
         mono = float(getattr(frame, "mono", obs.timestamp))
         self._frame = frame
         self.zone = edge_zone(obs.width, obs.height, EDGE_FRACTION)
+        self._note_views(obs, getattr(frame, "image", None))
         phase = self.live.snapshot_state().get("phase")
+        count = len(visible_spots(obs))
+        if 0 < count <= STACK_MAX_CARDS:
+            self._stack_at = mono
         if self.coop and phase == "setup":
             self._watch_spread(obs, mono)
             return
@@ -161,12 +175,32 @@ class TwinItAdapter(GameAdapter):
             return
         if self.stable.snapshot and not self.coop:
             self._watch_slap(obs, mono)
-        snapshot = self.stable.update(obs, mono, allow_hands=True)
+        snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if self.coop:
             if phase == "minute" and self.stable.snapshot:
                 self._coop_sets(self.stable.snapshot, mono)
         elif snapshot is not None:
             self._competitive(snapshot)
+
+    def _note_views(self, obs: TableObservation, image: np.ndarray | None) -> None:
+        """The newest unhidden view of every place a card lies (a slap is judged from these)."""
+        if image is None or not obs.cards:
+            return
+        tol = 0.25 * self.stable.card_px
+        for spot in fresh_views(visible_spots(obs), image, obs):
+            if under_a_hand(obs, spot.center) is not None:
+                continue
+            i = nearest(self.recent, spot.center, tol)
+            if i is None:
+                self.recent.append(spot)
+            else:
+                self.recent[i] = spot
+        if len(self.recent) > 200:
+            self.recent = self.recent[-200:]
+
+    def _latest_view(self, spot: Spot) -> np.ndarray:
+        i = nearest(self.recent, spot.center, 0.25 * self.stable.card_px)
+        return self.recent[i].view if i is not None else spot.view
 
     # -- competitive play ------------------------------------------------------------------------
     def _seat_of_zone(self, point: np.ndarray) -> int | None:
@@ -295,7 +329,7 @@ class TwinItAdapter(GameAdapter):
             self._pending = (key, mono)
             self._pending_seen = seen
             return
-        if self._claimed is not None or mono - self._pending[1] < HOLD_S:
+        if self._claimed is not None or mono - self._pending[1] < HOLD_S - 1e-6:
             return
         self._claimed = key
         pair = self._pick_pair(sorted(hidden), snapshot)
@@ -375,7 +409,7 @@ class TwinItAdapter(GameAdapter):
             )
             return
         faces = [self._face_at(state, loc) for loc in locs]
-        crops = [s.view for s in spots]
+        crops = [self._latest_view(s) for s in spots]
         p_same = self.matcher.p_same(self.matcher.signature(crops[0]), self.matcher.signature(crops[1]))
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
         name = self.live.game.players[players[0]]
@@ -470,18 +504,22 @@ class TwinItAdapter(GameAdapter):
         """Competitive play: the stack was spread; hands over to the minute (``on_spread``)."""
         count = len(visible_spots(obs))
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
-        if count < need:
+        if count < need or not self._stack_recent(mono):
             self._spread_first = None
             return False
         if self._spread_first is None:
             self._spread_first = mono
-        snapshot = self.stable.update(obs, mono, allow_hands=True)
+        snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if snapshot is None or len(snapshot) < need:
             return True
         hook, self.on_spread = self.on_spread, None
         assert hook is not None
-        hook(len(snapshot), self._spread_first, obs, self._frame)
+        rested = self.stable.since if self.stable.since is not None else self._spread_first
+        hook(len(snapshot), rested, obs, self._frame)
         return True
+
+    def _stack_recent(self, mono: float) -> bool:
+        return self._stack_at is not None and mono - self._stack_at <= STACK_MEMORY_S
 
     def _watch_spread(self, obs: TableObservation, mono: float) -> None:
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
@@ -490,10 +528,12 @@ class TwinItAdapter(GameAdapter):
             self._spread_first = mono
         elif count < need and self.spread_hint is None:
             self._spread_first = None
-        snapshot = self.stable.update(obs, mono, allow_hands=True)
+        snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if snapshot is None or len(snapshot) < need:
             return
-        first = self.spread_hint if self.spread_hint is not None else self._spread_first
+        if self.spread_hint is None and not self._stack_recent(mono):
+            return
+        first = self.spread_hint if self.spread_hint is not None else self.stable.since
         ordered = sorted(
             snapshot, key=lambda s: (round(s.center[1] / max(1.0, self.stable.card_px)), s.center[0])
         )

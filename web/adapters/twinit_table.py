@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.observation import CardState, HandObservation, TableObservation, TrackedCard
@@ -42,6 +43,32 @@ def card_size(quads: list[np.ndarray]) -> float:
     return float(np.median(sides)) if sides else 60.0
 
 
+CROP_PX = 128
+
+
+def rectify(image: np.ndarray, quad: np.ndarray, size: int = CROP_PX) -> np.ndarray:
+    """The card's face, square and upright-ish, cut from ``image`` (Twin It cards are square)."""
+    src = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    dst = np.array([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(
+        image, matrix, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def fresh_views(spots: list[Spot], image: np.ndarray | None, obs: TableObservation) -> list[Spot]:
+    """The spots with views cut from this frame (the finder's last clean view can lag behind a
+    pile whose top card changed in place), except where a hand lies."""
+    if image is None or not isinstance(image, np.ndarray) or image.ndim != 3:
+        return spots
+    return [
+        s
+        if under_a_hand(obs, s.center) is not None
+        else Spot(s.center, s.quad, rectify(image, s.quad), s.track)
+        for s in spots
+    ]
+
+
 def visible_spots(obs: TableObservation) -> list[Spot]:
     return [
         Spot(center_of(c.quad), np.asarray(c.quad), c.last_clean_view, c.track_id)
@@ -69,15 +96,19 @@ def same_layout(a: list[Spot], b: list[Spot], tol: float) -> bool:
 class Stabiliser:
     """Turns the noisy visible cards of each frame into stable snapshots."""
 
-    def __init__(self, hold_s: float = 0.4) -> None:
+    def __init__(self, hold_s: float = 0.35) -> None:
         self.hold_s = hold_s
         self.snapshot: list[Spot] = []
         self.card_px = 60.0
         self._cand: list[Spot] = []
         self._since: float | None = None
         self._committed_cand = False
+        self.since: float | None = None
+        """When the last committed layout was first seen (its cards came to rest)."""
 
-    def update(self, obs: TableObservation, now: float, allow_hands: bool = False) -> list[Spot] | None:
+    def update(
+        self, obs: TableObservation, now: float, allow_hands: bool = False, image: np.ndarray | None = None
+    ) -> list[Spot] | None:
         """A new stable snapshot when one is ready now, else ``None``."""
         if obs.hands and not allow_hands:
             self._since = None
@@ -90,9 +121,11 @@ class Stabiliser:
             self._cand, self._since, self._committed_cand = spots, now, False
             return None
         self._cand = spots  # fresher views of the same cards
-        if self._committed_cand or now - self._since < self.hold_s:
+        if self._committed_cand or now - self._since < self.hold_s - 1e-6:
             return None
         self._committed_cand = True
+        self.since = self._since
+        spots = fresh_views(spots, image, obs)
         # a card hidden under a hand is still there: keep it until the hand has gone
         for old in self.snapshot:
             if nearest(spots, old.center, tol) is None and under_a_hand(obs, old.center):

@@ -197,7 +197,7 @@ def discard(setup: Setup, state: MindState, action: DiscardCards) -> tuple[Rulin
         return below, state
     discards = (*state.discards, *(Discard(p, c, "error") for c in sorted(action.cards)))
     counts = less(state.counts, p, len(action.cards))
-    shown = cards_text(sorted(action.cards))
+    low = sorted(action.cards)
     if state.charged == top:
         new = replace(state, counts=counts, discards=discards)
         return settle(
@@ -205,8 +205,9 @@ def discard(setup: Setup, state: MindState, action: DiscardCards) -> tuple[Rulin
             new,
             Verdict.VALID,
             "error_more",
-            f"{who} also discards {shown}, lower than {top}: same error, no further life lost.",
-            f"{who} défausse aussi {shown}, plus bas que le {top} : même erreur, pas d'autre vie perdue.",
+            f"{who} also discards {join_en(low)}, lower than {top}: same error, no further life lost.",
+            f"{who} défausse aussi {join_fr(low)}, plus bas que le {top} : même erreur, "
+            "pas d'autre vie perdue.",
             {"cards": sorted(action.cards), "top": top},
         )
     new = replace(state, counts=counts, discards=discards, lives=state.lives - 1, charged=top)
@@ -215,9 +216,9 @@ def discard(setup: Setup, state: MindState, action: DiscardCards) -> tuple[Rulin
         new,
         Verdict.INVALID,
         "error",
-        f"Error: {who} held {shown} when {top} was played. Every card lower than {top} is discarded "
+        f"Error: {who} held {join_en(low)} when {top} was played. Every card lower than {top} is discarded "
         "face up and the team loses one life.",
-        f"Erreur : {who} avait {shown} quand le {top} a été joué. Toutes les cartes plus basses que "
+        f"Erreur : {who} avait {join_fr(low)} quand le {top} a été joué. Toutes les cartes plus basses que "
         f"{top} sont défaussées face visible et l'équipe perd une vie.",
         {"cards": sorted(action.cards), "top": top},
     )

@@ -27,6 +27,7 @@ def test_a_late_lower_card_proves_an_error_and_costs_one_life() -> None:
     # More lower cards shown for the same error cost no further life.
     state, (ruling,) = run(game, state, {"type": "discard", "player": 0, "cards": [20, 33]})
     assert ruling.reason.code == "error_more" and state.lives == 2 and state.counts == (0, 2, 2)
+    assert ruling.reason.fr.startswith("Ana défausse aussi 20 et 33, plus bas que le 40 : même erreur")
 
 
 def test_a_discard_after_an_error_is_called() -> None:

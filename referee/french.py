@@ -18,12 +18,16 @@ def de(name: str) -> str:
 
 
 def join_fr(items: Iterable[object]) -> str:
-    """A French list: ``"3"``, ``"3 et 5"``, ``"3, 5 et 9"``."""
+    """A French list: ``"3"``, ``"3 et 5"``, ``"3, 5 et 9"`` (empty for no items).
+
+    >>> join_fr([3, 5, 9]), join_fr(["Ana"]), join_fr([])
+    ('3, 5 et 9', 'Ana', '')
+    """
     words = [str(x) for x in items]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " et " + words[-1]
+    return "".join(words) if len(words) < 2 else ", ".join(words[:-1]) + " et " + words[-1]
 
 
 def join_en(items: Iterable[object]) -> str:
     """An English list: ``"3"``, ``"3 and 5"``, ``"3, 5 and 9"``."""
     words = [str(x) for x in items]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return "".join(words) if len(words) < 2 else ", ".join(words[:-1]) + " and " + words[-1]

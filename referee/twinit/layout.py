@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from referee.french import de
+from referee.french import de, join_en, join_fr
 from referee.twinit.types import CAPTURE, PILE, TABLE, Capture, Loc, Pile, TableCard, TwinItState, evolve
 
 
@@ -142,4 +142,4 @@ def describe(loc: Loc, players: Sequence[str]) -> tuple[str, str]:
 
 def describe_all(locs: Iterable[Loc], players: Sequence[str]) -> tuple[str, str]:
     words = [describe(loc, players) for loc in locs]
-    return " and ".join(en for en, _ in words), " et ".join(fr for _, fr in words)
+    return join_en(en for en, _ in words), join_fr(fr for _, fr in words)

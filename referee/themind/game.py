@@ -3,7 +3,8 @@
 Modes: ``normal`` and ``blind`` (cards face down, errors counted at the end of each level). Options:
 ``hands``: ``"known"`` (every deal lists the hands) or ``"unknown"`` (a camera sees only the pile
 and the cards put face up); ``levels``: how many levels to play (default by player count: 12 / 10 /
-8 for 2 / 3 / 4 players).
+8 for 2 / 3 / 4 players); ``slide_under`` (blind mode): ``"earliest"`` (default) or ``"latest"``,
+the higher card a late card slides under in the end-of-level count (a decision: the seed is silent).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from referee.themind.rules import resolve
 from referee.themind.sampler import sample_action
 from referee.themind.setup import Setup
 from referee.themind.state import MindState
-from referee.themind.tables import LEVELS, START_STARS
+from referee.themind.tables import LEVELS, SLIDE_UNDER, START_STARS
 from referee.types import JSON, Outcome, Reason, Ruling
 
 HANDS = ("known", "unknown")
@@ -40,17 +41,30 @@ class TheMindGame(Game[MindState, MindAction]):
     def __init__(self, config: GameConfig) -> None:
         super().__init__(config)
         options = dict(config.options)
-        unknown = sorted(set(options) - {"hands", "levels"})
+        unknown = sorted(set(options) - {"hands", "levels", "slide_under"})
         if unknown:
-            raise InvalidConfig(f"unknown The Mind options {unknown!r}: expected 'hands' and 'levels'")
+            raise InvalidConfig(
+                f"unknown The Mind options {unknown!r}: expected 'hands', 'levels' and 'slide_under'"
+            )
         hands = options.get("hands", "known")
         if hands not in HANDS:
             raise InvalidConfig(f"The Mind option hands {hands!r}: expected 'known' or 'unknown'")
         levels = options.get("levels", LEVELS[self.num_players])
         if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 12:
             raise InvalidConfig(f"The Mind option levels {levels!r}: expected an integer 1..12")
+        slide_under = options.get("slide_under", "earliest")
+        if slide_under not in SLIDE_UNDER:
+            raise InvalidConfig(
+                f"The Mind option slide_under {slide_under!r}: expected 'earliest' or 'latest'"
+            )
+        if slide_under != "earliest" and config.mode != "blind":
+            raise InvalidConfig("The Mind option slide_under is for the blind mode's count")
         self.setup = Setup(
-            names=self.players, blind=config.mode == "blind", known=hands == "known", levels=levels
+            names=self.players,
+            blind=config.mode == "blind",
+            known=hands == "known",
+            levels=levels,
+            slide_under=slide_under,
         )
         self._resolve = LastResolution(lambda state, action: resolve(self.setup, state, action))
 
@@ -62,7 +76,7 @@ class TheMindGame(Game[MindState, MindAction]):
             GameConfig(names[:4], "normal", {"levels": 3}),
             GameConfig(names[:3], "normal", {"hands": "unknown"}),
             GameConfig(names[:3], "blind"),
-            GameConfig(names[:2], "blind", {"hands": "unknown", "levels": 4}),
+            GameConfig(names[:2], "blind", {"hands": "unknown", "levels": 4, "slide_under": "latest"}),
         ]
 
     # -- states ------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def count_blind(
 ) -> tuple[Ruling, MindState]:
     """The blind count once every card is down: lives lost, then the level completed or the game lost."""
     played = [p.card for p in state.pile if p.card is not None]
-    line = blind_count(played)
+    line = blind_count(played, setup.slide_under)
     lost = lives_lost(line)
     tops = cards_text([c.card for c in line if c.under])
     if lost:

@@ -17,6 +17,8 @@ class Setup:
     known: bool
     """True when every deal lists the hands; False when only the pile and face-up cards are seen."""
     levels: int
+    slide_under: str = "earliest"
+    """Blind count: the higher card a late card slides under (:data:`~referee.themind.tables.SLIDE_UNDER`)."""
 
     @property
     def n(self) -> int:

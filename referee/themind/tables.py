@@ -27,24 +27,33 @@ class LineCard:
         return {"card": self.card, "under": list(self.under)}
 
 
-def blind_count(played: Sequence[int]) -> tuple[LineCard, ...]:
+SLIDE_UNDER = ("earliest", "latest")
+"""Which higher card of the line a late card slides under (the seed does not say; decision:
+``"earliest"``, the card that was played while the late card was still held)."""
+
+
+def blind_count(played: Sequence[int], under: str = "earliest") -> tuple[LineCard, ...]:
     """The seed's end-of-level count in blind mode.
 
     The pile is turned over and its cards laid in a line in the order they were played. A card
-    that is not the highest so far is slid under the earliest card of the line that is higher
-    than it (the card that was played while it was still held). Lives lost: the number of line
-    cards with at least one card under them.
+    that is not the highest so far is slid under a card of the line that is higher than it: the
+    earliest one (default), or with ``under="latest"`` the highest so far. Lives lost: the number
+    of line cards with at least one card under them.
 
-    >>> [c.card for c in blind_count([10, 50, 20, 60, 55]) if c.under]
-    [50, 60]
+    >>> [c.card for c in blind_count([10, 50, 60, 20]) if c.under]
+    [50]
+    >>> [c.card for c in blind_count([10, 50, 60, 20], under="latest") if c.under]
+    [60]
     """
     line: list[tuple[int, list[int]]] = []
     for card in played:
         if not line or card > line[-1][0]:
             line.append((card, []))
+        elif under == "latest":
+            line[-1][1].append(card)
         else:
-            next(under for top, under in line if top > card).append(card)
-    return tuple(LineCard(top, tuple(under)) for top, under in line)
+            next(slid for top, slid in line if top > card).append(card)
+    return tuple(LineCard(top, tuple(slid)) for top, slid in line)
 
 
 def lives_lost(line: Sequence[LineCard]) -> int:

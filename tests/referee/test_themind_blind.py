@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.errors import InvalidConfig
 from referee.themind.tables import blind_count, lives_lost
 from referee.types import Verdict
 from tests.referee.test_themind_rules import at_level, card, deal, mind, run
@@ -66,3 +67,29 @@ def test_blind_with_hands_unknown_reads_the_pile_at_the_end() -> None:
     state, (ruling,) = run(game, state, {"type": "reveal", "cards": [30, 40, 35, 90]})
     assert ruling.details["lives_lost"] == 1 and ruling.details["line"][1] == {"card": 40, "under": [35]}
     assert (state.lives, state.level, state.stars) == (1, 3, 2)
+
+
+@pytest.mark.parametrize(
+    ("under", "line", "lost"),
+    [
+        ("earliest", [(10, ()), (50, (20, 30)), (60, ()), (70, ())], 1),
+        ("latest", [(10, ()), (50, ()), (60, (20,)), (70, (30,))], 2),
+    ],
+)
+def test_the_card_a_late_card_slides_under_is_an_option(
+    under: str, line: list[tuple[int, tuple[int, ...]]], lost: int
+) -> None:
+    counted = blind_count([10, 50, 60, 20, 70, 30], under)
+    assert [(c.card, c.under) for c in counted] == line and lives_lost(counted) == lost
+    game = mind(2, "blind", slide_under=under)
+    state, _ = run(game, at_level(game, 3, lives=3), deal([10, 20, 60], [30, 50, 70]))
+    plays = [card(0, 10), card(1, 50), card(0, 60), card(0, 20), card(1, 70), card(1, 30)]
+    state, rulings = run(game, state, *plays)
+    assert rulings[-1].details["lives_lost"] == lost
+
+
+def test_slide_under_is_checked() -> None:
+    with pytest.raises(InvalidConfig, match="slide_under"):
+        mind(2, "blind", slide_under="middle")
+    with pytest.raises(InvalidConfig, match="blind"):
+        mind(2, "normal", slide_under="latest")

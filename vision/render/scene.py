@@ -127,6 +127,11 @@ def _card_texture(identity: str, style: int, face_up: bool, level: float) -> np.
         if (w, h) != (img.shape[1], img.shape[0]):
             img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
         alpha = rounded_rect_mask(w, h, CORNER_RADIUS_MM[deck] * level)
+        # the card's cut edge shows as a thin darker rim (inside the outline: geometry unchanged)
+        inner = cv2.erode(alpha, np.ones((3, 3), np.uint8))
+        rim = cv2.subtract(alpha, inner)
+        keep = cv2.addWeighted(rim, -0.35, rim, 0.0, 255.0)
+        img = cv2.multiply(img, cv2.merge([keep, keep, keep]), scale=1.0 / 255.0)
         return premultiplied(img, alpha)
 
     key = (identity if face_up else deck_of(identity), style, face_up, level)

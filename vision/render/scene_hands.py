@@ -210,7 +210,7 @@ def _surface_field() -> np.ndarray:
         rng.standard_normal((48, 48)).astype(np.float32), (_SURFACE, _SURFACE), interpolation=cv2.INTER_CUBIC
     )
     grain = cv2.GaussianBlur(rng.standard_normal((_SURFACE, _SURFACE)).astype(np.float32), (0, 0), 0.8)
-    field = 128.0 * (1.0 + 0.05 * blotch + 0.06 * grain)
+    field = 128.0 * (1.0 + 0.03 * blotch + 0.02 * grain)
     out = np.clip(field, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out

@@ -159,10 +159,23 @@ class TablePipeline:
             self._last = obs
             return obs
 
-        roi = self._roi(change_mask, (h, w))
-        detections = find_cards(frame, self.finder_cfg, roi=roi)
         on_table = {t.track_id: t.quad for t in self.tracker.on_table()}
-        hand_res = self.hands.update(frame, timestamp, on_table, [d.quad for d in detections])
+        # (No card is held out of the hand mask: a hand landing on a card is what matters; a card
+        # put down on its own is not joined to the image border, so it is no hand.)
+        hand_res = self.hands.update(frame, timestamp, on_table, [])
+        if change_mask is not None and hand_res.low_mask.any():
+            # Under a hand no card can be seen: search only what changed elsewhere (where the
+            # hand was a moment ago, cards it put down or uncovered).
+            under = cv2.resize(
+                hand_res.low_mask.astype(np.uint8), change_mask.shape[::-1], interpolation=cv2.INTER_NEAREST
+            )
+            change_mask = cv2.bitwise_and(change_mask, cv2.bitwise_not(under * 255))
+        if change_mask is not None and cv2.countNonZero(change_mask) == 0:
+            roi: tuple[int, int, int, int] | None = (0, 0, 0, 0)
+            detections = []
+        else:
+            roi = self._roi(change_mask, (h, w))
+            detections = find_cards(frame, self.finder_cfg, roi=roi)
         cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
         touch_mask = cv2.dilate(hand_res.low_mask.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
         scale = hand_res.scale

@@ -39,6 +39,8 @@ class TrackerConfig:
     """A gone card is dropped from the observation after this long."""
     clean_margin_px: float = 4.0
     """A clean view needs the card this far inside the image."""
+    hidden_fraction: float = 0.2
+    """A card this much under a hand cannot be found: it is covered, searched or not."""
     look_threshold: float = 14.0
     """Largest mean Lab difference of two thumbnails of the same card."""
 
@@ -135,12 +137,19 @@ class CardTracker:
         Returns the tracks that changed (new, moved, state changed)."""
         cfg = self.cfg
         hand_cover = hand_cover or {}
-        examined = [t for t in self.tracks if t.state is not CardState.GONE and _inside_roi(t.quad, roi)]
+        # Cards in the searched region, and cards a hand is on (hidden: no search finds them).
+        examined = [
+            t
+            for t in self.tracks
+            if t.state is not CardState.GONE
+            and (_inside_roi(t.quad, roi) or hand_cover.get(t.track_id, 0.0) >= cfg.hidden_fraction)
+        ]
         # Gone tracks may come back (a card put back where it was).
         examined += [t for t in self.tracks if t.state is CardState.GONE and _inside_roi(t.quad, roi)]
+        in_examined = {t.track_id for t in examined}
         # Cards that were hidden may have been taken anywhere (a slap carries the card away).
         examined += [
-            t for t in self.tracks if t.state is not CardState.VISIBLE and not _inside_roi(t.quad, roi)
+            t for t in self.tracks if t.state is not CardState.VISIBLE and t.track_id not in in_examined
         ]
         sig_cache: dict[int, np.ndarray | None] = {}
 

@@ -65,15 +65,20 @@ def _render_counts(image: np.ndarray, truth: Any, quads: list[np.ndarray]) -> Ma
     return counts
 
 
-def bench_render_frames(n: int, seed: int, n_1080: int) -> dict[str, Any]:
+def _render_chunk(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
+    """Frames ``start, start + step, ...`` below ``n`` of the render set (run in a worker)."""
     from dataclasses import replace
 
     from vision.render.scene import render
 
+    start, step, n, seed, n_1080 = args
+    cv2.setNumThreads(1)
+    specs = list(_scenes(n, seed))
     found, base = ZERO, ZERO
     corner_errors: list[float] = []
     base_ms: list[float] = []
-    for i, spec in enumerate(_scenes(n, seed)):
+    for i in range(start, n, step):
+        spec = specs[i]
         image, truth = render(spec)
         found = found + _render_counts(image, truth, [d.quad for d in find_cards(image)])
         t0 = time.perf_counter()
@@ -89,6 +94,27 @@ def bench_render_frames(n: int, seed: int, n_1080: int) -> dict[str, Any]:
                 best = max(dets, key=lambda d: quad_iou(d.quad, c.quad), default=None)
                 if best is not None and quad_iou(best.quad, c.quad) >= 0.9:
                     corner_errors.append(corner_error(best.quad, c.quad))
+    return {"found": found, "base": base, "corner_errors": corner_errors, "base_ms": base_ms}
+
+
+def bench_render_frames(n: int, seed: int, n_1080: int, workers: int = 2) -> dict[str, Any]:
+    """Accuracy on ``n`` random rendered frames, split over ``workers`` processes (the frames
+    and their order of scoring are fixed, so the figures do not depend on the split)."""
+    chunks = [(k, workers, n, seed, n_1080) for k in range(workers)]
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(_render_chunk, chunks))
+    else:
+        parts = [_render_chunk(chunks[0])]
+    found, base = ZERO, ZERO
+    corner_errors: list[float] = []
+    base_ms: list[float] = []
+    for part in parts:
+        found, base = found + part["found"], base + part["base"]
+        corner_errors += part["corner_errors"]
+        base_ms += part["base_ms"]
     return {
         "found": found,
         "base": base,
@@ -176,12 +202,12 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
     cv2.setNumThreads(1)
     try:
         n_render = 300 if quick else 2000
-        n_1080 = 30 if quick else 200
-        n_scenario = 150 if quick else 1200
+        n_1080 = 15 if quick else 200
+        n_scenario = 100 if quick else 1200
         r = bench_render_frames(n_render, seed, n_1080)
         real_found, real_base, n_real = bench_real()
         scen = bench_scenario(seed, n_scenario, 10.0, 1280, 720)
-        scen_1080 = bench_scenario(seed, 40 if quick else 200, 10.0, 1920, 1080)
+        scen_1080 = bench_scenario(seed, 20 if quick else 200, 10.0, 1920, 1080)
         still = bench_still(seed, 60 if quick else 300)
     finally:
         cv2.setNumThreads(threads)

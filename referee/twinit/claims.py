@@ -238,9 +238,12 @@ def _capture(setup: Setup, state: TwinItState, action: Claim, motif: str) -> Res
 def _error(
     setup: Setup, state: TwinItState, action: Claim, erring: int, code: str, en: str, fr: str
 ) -> Result:
-    """The penalty: the erring side gives up one won capture, put under the erring player's pile;
-    the erring player restarts play."""
+    """The penalty: the erring side gives up one won capture, put under the erring player's pile
+    (or, with the ``cards`` penalty, the wrongly claimed cards go there); the erring player
+    restarts play."""
     names = setup.players
+    if setup.opts.penalty == "cards":
+        return _error_cards(setup, state, action, erring, code, en, fr)
     side = setup.side(erring)
     forfeit = action.forfeit
     if forfeit is not None:
@@ -274,6 +277,31 @@ def _error(
     en += f" {names[erring]} puts {f_en} ({cards} cards) under their pile and restarts play."
     fr += f" {names[erring]} place {f_fr} ({cards} cartes) sous sa pioche et relance la partie."
     return penalised(code, en, fr, forfeit=loc_to_json(forfeit), forfeit_cards=cards, **details), new
+
+
+def _error_cards(
+    setup: Setup, state: TwinItState, action: Claim, erring: int, code: str, en: str, fr: str
+) -> Result:
+    """The ``cards`` penalty: the wrongly claimed single cards go under the erring player's pile (a
+    covered capture stays with its holder); a pile whose top left shows its next card."""
+    names = setup.players
+    if action.forfeit is not None:
+        return refused(
+            "bad_forfeit",
+            "With the 'cards' penalty the wrongly claimed cards are given up, not a capture.",
+            "Avec la pénalité « cartes », on rend les cartes réclamées à tort, pas une prise.",
+        ), state
+    moved = [loc for loc in action.cards if loc.kind != CAPTURE]
+    new = take(state, moved)
+    piles = list(new.piles)
+    piles[erring] = Pile(new.piles[erring].size + len(moved), new.piles[erring].top)
+    new = _restart(evolve(new, piles=tuple(piles)), erring)
+    chain = [loc.key for loc in moved if loc.kind == PILE and new.piles[loc.key].size > 0]
+    m_en, m_fr = describe_all(moved, names)
+    en += f" {names[erring]} puts {m_en} under their pile and restarts play."
+    fr += f" {names[erring]} place {m_fr} sous sa pioche et relance la partie."
+    details = {"erring": erring, "error": code, "restarts": erring, "reveal_piles": chain}
+    return penalised(code, en, fr, moved=[loc_to_json(x) for x in moved], **details), new
 
 
 def tie(setup: Setup, state: TwinItState, action: Tie) -> Result:

@@ -47,7 +47,7 @@ class TwinItGame(Game[TwinItState, Action]):
         return [
             GameConfig(names[:2], "competitive", {}),
             GameConfig(names[:6], "competitive", {"cards": 60}),
-            GameConfig(names[:2], "competitive", {"cards": 12}),
+            GameConfig(names[:2], "competitive", {"cards": 12, "penalty": "cards"}),
             GameConfig(names[:3], "competitive", {"taboo_player": "Ben"}),
             GameConfig(names[:4], "teams", {}),
             GameConfig(names[:5], "teams", {"teams": [["Ana", "Ben", "Cy"], ["Dee", "Eli"]]}),

@@ -5,6 +5,9 @@ target        captures that win (default 5; a team's total in team mode)
 teams         team mode: two lists of seats or names (default: alternate seats)
 taboo_player  competitive mode only: the last game's winner, bound by 3 taboo motifs
 seconds       cooperative modes: length of the minute (default 60)
+penalty       competitive and team modes, a wrong claim's penalty: "capture" (default, the seed: one
+              won capture under the erring player's pile) or "cards" (RULES-NOTES' other source: the
+              wrongly claimed cards go there)
 levels        cooperative mode: level thresholds per player count (default: the placeholder
               scale below, to be checked against the printed rules)
 """
@@ -29,6 +32,7 @@ DEFAULT_CARDS = 135
 DEFAULT_TARGET = 5
 DEFAULT_SECONDS = 60.0
 TABOO_CARDS = 3
+PENALTIES = ("capture", "cards")
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ class TwinItOptions:
     seconds: float
     levels: tuple[Level, ...]
     """The cooperative scale for this player count, lowest first."""
+    penalty: str = "capture"
+    """A wrong claim's penalty: one of :data:`PENALTIES`."""
 
     def team_of(self, seat: int) -> int:
         """Index of the team holding ``seat`` (team mode)."""
@@ -132,7 +138,7 @@ def _levels(value: JSON, n: int) -> tuple[Level, ...]:
     return tuple(out)
 
 
-KNOWN_OPTIONS = {"cards", "target", "teams", "taboo_player", "seconds", "levels"}
+KNOWN_OPTIONS = {"cards", "target", "teams", "taboo_player", "seconds", "levels", "penalty"}
 
 
 def read_options(mode: str, players: Sequence[str], options: Mapping[str, JSON]) -> TwinItOptions:
@@ -174,7 +180,12 @@ def read_options(mode: str, players: Sequence[str], options: Mapping[str, JSON])
     if mode not in COOP_MODES and cards < n:
         raise InvalidConfig(f"option cards={cards}: too few to deal {n} piles")
     levels = _levels(options.get("levels", {}), n) if mode == COOPERATIVE else ()
-    return TwinItOptions(cards, target, teams, taboo_player, float(seconds_raw), levels)
+    penalty = options.get("penalty", "capture")
+    if penalty not in PENALTIES:
+        raise InvalidConfig(f"option penalty={penalty!r}: expected 'capture' or 'cards'")
+    if "penalty" in options and mode in COOP_MODES:
+        raise InvalidConfig(f"option penalty is for the competitive and team modes, not {mode}")
+    return TwinItOptions(cards, target, teams, taboo_player, float(seconds_raw), levels, penalty)
 
 
 @dataclass(frozen=True)

@@ -225,6 +225,27 @@ def test_wrong_claim_without_captures_has_nothing_to_lose() -> None:
     assert new.captures == state.captures and new.piles == state.piles and new.turn == 1
 
 
+def test_the_other_penalty_puts_the_wrongly_claimed_cards_under_the_pile() -> None:
+    """RULES-NOTES: one source puts the two cards of the wrong claim under the pile (option)."""
+    g = game(penalty="cards")
+    state = with_captures(g, dealt(g, [X, Y, Z], first=1), 0, [W])
+    state = run(g, {"type": "play", "player": 1, "face": W, "top": X}, state=state)
+    sizes = [p.size for p in state.piles]
+    state, ruling = step(g, state, {"type": "claim", "player": 0, "cards": [{"table": 0}, {"pile": 2}]})
+    assert ruling.reason.code == "not_identical" and ruling.applies and ruling.verdict is Verdict.INVALID
+    assert state.captures[0] == (Capture(W, 2),)  # no capture is given up
+    assert state.table == () and [p.size for p in state.piles] == [sizes[0] + 2, sizes[1], sizes[2] - 1]
+    assert state.piles[0].top == X and state.piles[2].top is None  # Cy's pile shows its next card
+    assert ruling.details["reveal_piles"] == [2] and state.turn == 0
+    assert "sous sa pioche" in ruling.reason.fr and "under their pile" in ruling.reason.en
+    _, named = step(
+        g,
+        state,
+        {"type": "claim", "player": 0, "cards": [{"pile": 1}, {"capture": [0, 0]}], "forfeit": [0, 0]},
+    )
+    assert named.reason.code == "bad_forfeit" and not named.applies
+
+
 def test_wrong_claim_into_an_empty_pile_makes_its_top_unknown() -> None:
     g = game(cards=6, players=["Ana", "Ben"])
     state = run(g, {"type": "deal", "piles": [2, 4], "first": 0, "tops": [X, X]})

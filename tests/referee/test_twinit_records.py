@@ -148,6 +148,8 @@ def test_five_captures_must_end_the_game() -> None:
         ("cooperative", ("Ana", "Ben"), {"seconds": 0}, "positive number"),
         ("cooperative", ("Ana", "Ben"), {"levels": {"2": []}}, "non-empty list"),
         ("cooperative", ("Ana", "Ben"), {"levels": {"2": [{"min": 0}]}}, "expected"),
+        ("competitive", ("Ana", "Ben"), {"penalty": "pile"}, "'capture' or 'cards'"),
+        ("cooperative", ("Ana", "Ben"), {"penalty": "cards"}, "competitive and team modes"),
     ],
 )
 def test_bad_configs_are_refused(

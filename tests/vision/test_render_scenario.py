@@ -3,6 +3,7 @@ referee actions (checked against the real referee)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -147,3 +148,33 @@ def test_twixt_scenario_places_pegs_under_hands() -> None:
         p = h @ np.array([hole[0], hole[1], 1.0])
         x, y = np.round(after.distort((p[:2] / p[2])[None])[0]).astype(int)
         assert after.hand_mask[max(0, y - 6) : y + 7, max(0, x - 6) : x + 7].any()
+
+
+def test_a_handmade_script_moves_removes_and_reports() -> None:
+    from vision.render.scenario import HandLook, HandPose, default_base
+    from vision.render.scene import CardPlacement
+
+    sc = Scenario("handmade", default_base(0, 480, 270), duration=4.0)
+    card = CardPlacement(7, "themind:42", 0, -60.0, 0.0, 0.0)
+    sc.card_key(0.0, card)
+    sc.card_key(1.0, card)  # still until 1 s, then carried to x = 60 by 2 s
+    sc.card_key(2.0, dataclasses.replace(card, x_mm=60.0))
+    sc.card_key(3.0, None, card_id=7)  # gone at 3 s
+    look = HandLook("bottom")
+    for t, pose in [
+        (0.2, None),
+        (0.8, HandPose(-60.0, 0.0, 40.0)),
+        (1.0, HandPose(-60.0, 0.0)),
+        (2.0, HandPose(60.0, 0.0)),
+        (2.3, HandPose(60.0, 0.0, 50.0)),
+        (2.9, None),
+    ]:
+        sc.hand_key(5, look, t, pose)
+    assert sc.card_at(7, 0.5).x_mm == -60.0
+    assert -60.0 < sc.card_at(7, 1.5).x_mm < 60.0 and sc.card_at(7, 1.5).z >= 100_000  # carried on top
+    assert sc.card_at(7, 2.5).x_mm == 60.0 and sc.card_at(7, 3.5) is None
+    assert sc.hand_at(5, 0.1) is None and sc.hand_at(5, 1.5).height_mm == 0.0
+    assert sc.contact_times() == [(1.0, "landed", 5), (2.0, "lifted", 5)]
+    events = [e for _, _, truth in sc.frames(fps=4.0) for e in truth.events]
+    assert [(e.kind, e.hand_id, e.card_ids) for e in events] == [("landed", 5, (7,)), ("lifted", 5, (7,))]
+    assert [e.time for e in events] == [1.0, 2.0]

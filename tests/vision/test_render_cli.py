@@ -93,3 +93,18 @@ def test_bad_input_is_one_line_and_exit_2(
     assert main(["render", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
+
+
+def test_render_scenario_to_a_video(tmp_path: Path) -> None:
+    video = tmp_path / "demo.mp4"
+    rc = main(["render", "--scenario", "twixt_demo", "--width", "320", "--height", "180",
+               "--video", str(video), "--start", "1", "--end", "2", "--fps", "3"])  # fmt: skip
+    assert rc == 0
+    cap = cv2.VideoCapture(str(video))
+    frames = 0
+    while cap.read()[0]:
+        frames += 1
+    cap.release()
+    assert frames == 4
+    lines = video.with_suffix(".jsonl").read_text().splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["board"]["kind"] == "twixt"

@@ -47,17 +47,26 @@ def scenario_source(
     speed: float = 1.0,
     clock: Callable[[], float] = time.monotonic,
 ) -> FrameSource:
-    """A rendered scenario played in real time (``speed`` x). The truth of each frame goes only to
-    ``on_truth(t, mono, truth)`` (tests and benchmark scoring), never to the pipeline."""
+    """A rendered scenario played in real time (``speed`` x): each frame shows the table at the
+    moment it is rendered, as a camera would (a slow renderer gives fewer frames, never a late
+    table). The truth of each frame goes only to ``on_truth(t, mono, truth)`` (tests and
+    benchmark scoring), never to the pipeline."""
+    period = 1.0 / fps
 
     def open_() -> Iterator[tuple[float, np.ndarray]]:
         start = clock()
-        for t, image, truth in scenario.frames(fps):
-            delay = start + t / speed - clock()
+        next_at = start
+        while True:
+            delay = next_at - clock()
             if delay > 0:
                 time.sleep(delay)
+            t = (clock() - start) * speed
+            if t > scenario.duration:
+                return
+            image, truth = scenario.render_at(t)
             if on_truth is not None:
                 on_truth(t, clock(), truth)
             yield t, image
+            next_at = max(next_at + period, clock())
 
     return open_

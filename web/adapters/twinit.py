@@ -51,8 +51,10 @@ EDGE_FRACTION = 0.22
 SPREAD_MIN_CARDS = 6
 SPREAD_FRACTION = 0.6
 """The minute starts when at least this fraction of the cards (and 6) lie apart on the table."""
-STACK_MAX_CARDS = 4
-"""A table showing this few cards may be the stack before a spread..."""
+STACK_MAX_CARDS = 3
+STACK_HOLD_S = 0.4
+"""A table showing this few cards, none in a player's area, this long is the stack before a
+spread..."""
 STACK_MEMORY_S = 20.0
 """...and a spread counts only this long after the stack was seen."""
 SET_SETTLE_S = 1.5
@@ -124,6 +126,7 @@ class TwinItAdapter(GameAdapter):
         self._claimed: frozenset[tuple[int, int]] | None = None
         self._spread_first: float | None = None
         self._stack_at: float | None = None
+        self._stack_from: float | None = None
         self._frame: Any = None
         self.recent: list[Spot] = []
         """The newest unhidden view at each place a card was seen."""
@@ -165,9 +168,14 @@ class TwinItAdapter(GameAdapter):
         self.zone = edge_zone(obs.width, obs.height, EDGE_FRACTION)
         self._note_views(obs, getattr(frame, "image", None))
         phase = self.live.snapshot_state().get("phase")
-        count = len(visible_spots(obs))
-        if 0 < count <= STACK_MAX_CARDS:
-            self._stack_at = mono
+        seen = visible_spots(obs)
+        if len(seen) <= STACK_MAX_CARDS and all(self.zone(s.center) is None for s in seen):
+            if self._stack_from is None:
+                self._stack_from = mono
+            if mono - self._stack_from >= STACK_HOLD_S - 1e-6:
+                self._stack_at = mono
+        else:
+            self._stack_from = None
         if self.coop and phase == "setup":
             self._watch_spread(obs, mono)
             return

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.observation import CardState, HandObservation, TableObservation, TrackedCard
@@ -43,17 +42,11 @@ def card_size(quads: list[np.ndarray]) -> float:
     return float(np.median(sides)) if sides else 60.0
 
 
-CROP_PX = 128
+def rectify(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card's face at the finder's canonical crop size (what the identity judge expects)."""
+    from vision.cards.rectify import rectify as canonical
 
-
-def rectify(image: np.ndarray, quad: np.ndarray, size: int = CROP_PX) -> np.ndarray:
-    """The card's face, square and upright-ish, cut from ``image`` (Twin It cards are square)."""
-    src = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    dst = np.array([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]], np.float32)
-    matrix = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(
-        image, matrix, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
+    return canonical(image, np.asarray(quad, dtype=np.float32).reshape(4, 2))
 
 
 def fresh_views(spots: list[Spot], image: np.ndarray | None, obs: TableObservation) -> list[Spot]:

@@ -210,9 +210,9 @@ def _candidates(
     min_area = cfg.min_area_frac * img_area
     max_area = cfg.max_area_frac * img_area
     if nested:
-        contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        top = hier[0][:, 3] < 0 if hier is not None else []
-        contours = [c for c, t in zip(contours, top, strict=True) if t]
+        # Outer boundaries of the regions edges enclose, and the holes edges leave in a region
+        # (a card whose face is cut up by its print is a hole, outlined, in the table's region).
+        contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     else:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:

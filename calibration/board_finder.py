@@ -121,15 +121,20 @@ def dot_region_quads(image: np.ndarray) -> list[np.ndarray]:
     """Quadrilaterals around the largest fields of small dark dots (the hole lattice itself):
     immune to glare and to a table the colour of the board, which fool the outline."""
     h, w = image.shape[:2]
-    scale = 640.0 / max(h, w)
-    small = cv2.resize(
-        _gray(image), (max(8, round(w * scale)), max(8, round(h * scale))), interpolation=cv2.INTER_AREA
+    scale = min(1.0, 1280.0 / max(h, w))
+    gray = _gray(image)
+    small = (
+        gray
+        if scale == 1.0
+        else cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     )
     out = []
-    for k in (7, 11):
+    for k in (9, 15, 23):
         bh_h = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
         bh_v = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
-        dots = (np.minimum(bh_h, bh_v) > 18).astype(np.uint8) * 255
+        resp = np.minimum(bh_h, bh_v)
+        level = max(8.0, 0.35 * float(np.percentile(resp, 99.5)))
+        dots = (resp > level).astype(np.uint8) * 255
         field = cv2.morphologyEx(
             dots, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2)
         )
@@ -351,10 +356,11 @@ def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int, typica
     xi = np.clip(np.round(img[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(img[..., 1]).astype(int), 0, h - 1)
     vals = resp[yi, xi]
-    cells = vals[1:].mean(0)
-    like = vals[0] > 2.0 * cells + 5.0
+    # A hole stands out from its quietest cell (a busy table may sit under the others) and, when
+    # the lattice's holes are known, is at least half as dark as a typical one.
+    like = vals[0] > 2.0 * vals[1:].min(0) + 5.0
     if typical > 0:
-        like |= (vals[0] > 0.5 * typical) & (vals[0] > cells + 0.25 * typical)
+        like &= vals[0] > 0.5 * typical
     return float(like.mean())
 
 

@@ -565,7 +565,7 @@ def compositor_board_scene(
     # High enough that the board fills 60..85 % of the image height.
     vfov = 2 * math.atan(math.tan(math.radians(cam.hfov_deg) / 2) * height / width)
     fill = float(rng.uniform(0.6, 0.85))
-    h_mm = board_mm / fill / (2 * math.tan(vfov / 2))
+    h_mm = 0.7 * board_mm / fill / (2 * math.tan(vfov / 2))
     from dataclasses import replace as _replace
 
     cam = _replace(
@@ -591,9 +591,19 @@ def compositor_board_scene(
             )
         )
     board = BoardPlacement(texture, board_mm, board_mm, 0.0, 0.0, angle, truth)
-    spec = random_scene(seed, width, height, n_cards=0, hands=0, camera=cam, board=board, clutter=0)
-    spec.hands = placements
-    image, ft = render(spec)
+    for _ in range(4):
+        spec = random_scene(seed, width, height, n_cards=0, hands=0, camera=cam, board=board, clutter=0)
+        spec.hands = placements
+        image, ft = render(spec)
+        b = board_mm * truth.px_per_mm
+        pts = np.array([[[0, 0]], [[b, 0]], [[b, b]], [[0, b]]], float)
+        seen = cv2.perspectiveTransform(pts, ft.board_homography).reshape(4, 2)
+        inside = (seen.min(0) >= 0.02 * np.array([width, height])).all() and (
+            seen.max(0) <= 0.98 * np.array([width, height])
+        ).all()
+        if inside:
+            break
+        cam = _replace(cam, height_mm=cam.height_mm * 1.2)  # raise the camera until the board fits
     h = ft.board_homography @ np.diag([truth.px_per_mm, truth.px_per_mm, 1.0])
     h = h / h[2, 2]
     b = board_mm

@@ -1,7 +1,9 @@
 """``tableref bench twixt``: the board reader on rendered boards, a rendered game, Go, and speed.
 
-- render: random legal Twixt positions (0..200 pegs, red/black and red/grey), camera tilt up to
-  35 degrees, varied light, 0..2 hands over the board. The board is found on the same view
+- render: random legal Twixt positions (0..200 pegs, red/black and red/grey) placed by the scene
+  compositor (:func:`vision.render.scene.render`: its tables, light and glare, shadows, lens
+  distortion, blur, noise, JPEG), camera tilt up to 35 degrees, 0..2 hands over the board.
+  The board is found on the same view
   without hands (as calibration does), then the frame with hands is read once. The reader
   abstains on holes under a hand and about one hole around it; a hole counts as visible when no
   hand is within two pitches of it. ``hole_accuracy`` is over visible holes (abstaining on one
@@ -10,8 +12,9 @@
   every visible hole and every link between visible pegs is right. Links: precision over links
   reported, recall over true links whose pegs are both visible.
 - video: a 60-move Twixt game played by the referee, each move a hand reaching in, placing the
-  peg (and its links) and leaving; read frame by frame with :class:`TwixtMoveTracker`.
-- go_render: random Go positions (no hands), every point.
+  peg (and its links) and leaving; read frame by frame with :class:`TwixtMoveTracker`. Rendered
+  with the board module's own faster camera (:func:`render_board_scene`), not the compositor.
+- go_render: random Go positions (no hands) through the compositor, every point.
 - speed: a 1920x1080 frame; full read (rectify, every hole, links) and incremental read (one peg
   changed) medians, with the board located beforehand (calibration).
 """
@@ -33,11 +36,10 @@ from vision.board.moves import TwixtMoveTracker
 from vision.board.reader import BoardReader
 from vision.board.spec import BoardSpec
 from vision.render.board import (
-    CameraSpec,
     HandSpec,
+    compositor_board_scene,
     random_camera,
     random_go_position,
-    random_hands,
     random_twixt_position,
     render_board_scene,
     render_board_texture,
@@ -70,17 +72,19 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         spec = BoardSpec.twixt(colours=colours)
         pegs, links = random_twixt_position(rng, rng.randint(0, 200))
         texture, truth = render_board_texture("twixt", pegs, links, colours, style=rng.randrange(4))
-        cam = random_camera(rng, width, height)
-        hands = random_hands(rng, truth.geometry.board_mm, rng.choice([0, 1, 1, 2]))
-        clear = render_board_scene(texture, truth, cam, seed=i)
-        scene = render_board_scene(texture, truth, cam, hands, seed=i)
+        seed = rng.randrange(1 << 30)
+        n_hands = rng.choice([0, 1, 1, 2])
+        clear = compositor_board_scene(seed, texture, truth, width, height, hands=0)
+        scene = compositor_board_scene(seed, texture, truth, width, height, hands=n_hands)
         pitch = truth.geometry.pitch_mm
         near = scene.covered(2.0 * pitch) & spec.valid_mask()
         visible = spec.valid_mask() & ~near
         visible_total += int(visible.sum())
+        vis_links = {lk for lk in truth.links if _link_visible(lk, visible)}
         loc = _locate(clear.image, spec)
         if loc is None:
-            fn += sum(1 for lk in links if _link_visible(lk, visible))
+            log.info("render board %d: no board found", i)
+            fn += len(vis_links)
             continue
         reading = BoardReader(spec, loc).read(scene.image)
         ok = reading.matrix == truth.pegs
@@ -88,7 +92,6 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         misread += int((near & (reading.matrix >= 0) & ~ok).sum())
         true_links = set(truth.links)
         seen = set(reading.links)
-        vis_links = {lk for lk in true_links if _link_visible(lk, visible)}
         tp += len(seen & true_links)
         fp += len(seen - true_links)
         fn += len(vis_links - seen)
@@ -107,10 +110,10 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
 def _go_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, float | int]:
     spec = BoardSpec.go()
     total = correct = 0
-    for i in range(boards):
+    for _ in range(boards):
         stones = random_go_position(rng, rng.randint(0, 250))
         texture, truth = render_board_texture("go", stones, style=rng.randrange(3))
-        scene = render_board_scene(texture, truth, random_camera(rng, width, height), seed=500 + i)
+        scene = compositor_board_scene(rng.randrange(1 << 30), texture, truth, width, height)
         total += spec.size * spec.size
         loc = _locate(scene.image, spec)
         if loc is None:
@@ -211,21 +214,21 @@ def _video_suite(
 def _speed_suite(rng: random.Random, repeat: int) -> dict[str, float]:
     spec = BoardSpec.twixt()
     pegs, links = random_twixt_position(rng, 120)
-    cam = CameraSpec(1920, 1080, tilt_deg=25.0, azimuth_deg=5.0, fill=0.85)
     texture, truth = render_board_texture("twixt", pegs, links)
-    a = render_board_scene(texture, truth, cam, seed=1).image
+    seed = rng.randrange(1 << 30)
+    a = compositor_board_scene(seed, texture, truth, 1920, 1080, distortion=False).image
     free = np.argwhere((pegs == 0) & spec.valid_mask())
     r, c = map(int, free[len(free) // 2])
     pegs2 = pegs.copy()
     pegs2[r, c] = 1
     texture2, truth2 = render_board_texture("twixt", pegs2, links)
-    b = render_board_scene(texture2, truth2, cam, seed=2).image
+    b = compositor_board_scene(seed, texture2, truth2, 1920, 1080, distortion=False).image
     loc = _locate(a, spec)
     if loc is None:
         return {"ms_full_read_1080p_median": float("nan"), "ms_incremental_median": float("nan")}
     reader = BoardReader(spec, loc)
     full, inc = [], []
-    for _k in range(repeat):
+    for _ in range(repeat):
         t0 = time.perf_counter()
         reader.read(a)
         full.append((time.perf_counter() - t0) * 1000)
@@ -241,13 +244,13 @@ def _speed_suite(rng: random.Random, repeat: int) -> dict[str, float]:
 def run(quick: bool, seed: int) -> dict[str, object]:
     rng = random.Random(seed)
     if quick:
-        render = _render_suite(rng, 24, 1280, 720)
+        render = _render_suite(rng, 16, 1280, 720)
         video = _video_suite(rng, 60, 960, 540, 5)
-        go = _go_suite(rng, 8, 1280, 720)
+        go = _go_suite(rng, 6, 1280, 720)
         speed = _speed_suite(rng, 30)
     else:
-        render = _render_suite(rng, 200, 1920, 1080)
+        render = _render_suite(rng, 100, 1920, 1080)
         video = _video_suite(rng, 60, 1280, 720, 8)
-        go = _go_suite(rng, 60, 1920, 1080)
+        go = _go_suite(rng, 40, 1920, 1080)
         speed = _speed_suite(rng, 200)
     return {"render": render, "video": video, "go_render": go, "speed": speed}

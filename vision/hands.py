@@ -135,10 +135,12 @@ class HandTracker:
         timestamp: float,
         card_quads: dict[int, np.ndarray],
         visible_quads: list[np.ndarray] | None = None,
+        colours: np.ndarray | None = None,
     ) -> HandResult:
         """Hands in ``frame``. ``card_quads``: track id -> quad of every card on the table (last
         known where covered); ``visible_quads``: the cards the finder sees in this frame (not
-        hands, whatever their difference from the memory)."""
+        hands, whatever their difference from the memory); ``colours``: the table's colours
+        (:func:`vision.cards.segment.table_colours`), learned from this frame when not given."""
         cfg = self.cfg
         low = self._low(frame)
         s = self._scale
@@ -173,7 +175,7 @@ class HandTracker:
             if seat is None:
                 continue
             if table_colour is None:
-                table_colour = table_model_mask(low) > 0
+                table_colour = table_model_mask(low, colours) > 0
             if np.count_nonzero(table_colour & blob) < cfg.min_not_table * area:
                 # Table-coloured where the memory differs: a ghost of something that has left
                 # (a hand that was there when the memory began). The memory takes the table back.

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards.finder import FinderConfig, find_cards
+from vision.cards.finder import CardDetection, FinderConfig, find_cards
 from vision.cards.geometry import quad_diagonal
+from vision.cards.segment import table_colours
 from vision.errors import InputError
 from vision.hands import HandConfig, HandTracker, quad_coverage
 from vision.observation import CardState, HandObservation, TableObservation
@@ -51,6 +52,8 @@ class PipelineConfig:
     """Changed pixels (of the gate copy) needed to process a frame."""
     full_frame_fraction: float = 0.6
     """A changed region over this fraction of the frame is processed whole."""
+    colours_every: int = 30
+    """The table's colours are learned again every this many processed frames."""
 
 
 class TablePipeline:
@@ -73,6 +76,8 @@ class TablePipeline:
         self._gate_prev: np.ndarray | None = None
         self._last: TableObservation | None = None
         self._size: tuple[int, int] | None = None
+        self._table_colours: np.ndarray | None = None
+        self._since_colours = 0
 
     def reset(self) -> None:
         """Forget the table (a new game, the camera moved)."""
@@ -81,6 +86,7 @@ class TablePipeline:
         self._gate_prev = None
         self._last = None
         self._size = None
+        self._table_colours = None
 
     def _gate(self, frame: np.ndarray) -> tuple[bool, np.ndarray | None, np.ndarray]:
         """(changed?, changed-pixel mask of the gate copy, the gate copy)."""
@@ -162,7 +168,7 @@ class TablePipeline:
         on_table = {t.track_id: t.quad for t in self.tracker.on_table()}
         # (No card is held out of the hand mask: a hand landing on a card is what matters; a card
         # put down on its own is not joined to the image border, so it is no hand.)
-        hand_res = self.hands.update(frame, timestamp, on_table, [])
+        hand_res = self.hands.update(frame, timestamp, on_table, [], colours=self._colours(frame))
         if change_mask is not None and hand_res.low_mask.any():
             # Under a hand no card can be seen: search only what changed elsewhere (where the
             # hand was a moment ago, cards it put down or uncovered).
@@ -175,7 +181,13 @@ class TablePipeline:
             detections = []
         else:
             roi = self._roi(change_mask, (h, w))
-            detections = find_cards(frame, self.finder_cfg, roi=roi)
+            detections = find_cards(
+                frame,
+                self.finder_cfg,
+                roi=roi,
+                known=self._unchanged(change_mask, w),
+                colours=self._colours(frame),
+            )
         cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
         touch_mask = cv2.dilate(hand_res.low_mask.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
         scale = hand_res.scale
@@ -206,6 +218,32 @@ class TablePipeline:
         )
         self._last = obs
         return obs
+
+    def _colours(self, frame: np.ndarray) -> np.ndarray:
+        """The table's colours, learned from the whole frame's border every ``colours_every``
+        processed frames (the table does not change; a searched region's own border would be
+        the wrong place to learn it)."""
+        if self._table_colours is None or self._since_colours >= self.cfg.colours_every:
+            small = cv2.resize(frame, (320, max(1, round(frame.shape[0] * 320 / frame.shape[1]))))
+            self._table_colours = table_colours(small)
+            self._since_colours = 0
+        self._since_colours += 1
+        return self._table_colours
+
+    def _unchanged(self, change_mask: np.ndarray | None, width: int) -> list[CardDetection]:
+        """Visible cards none of whose pixels changed since the last processed frame."""
+        if change_mask is None:
+            return []
+        f = change_mask.shape[1] / width
+        out = []
+        for t in self.tracker.tracks:
+            if t.state is not CardState.VISIBLE:
+                continue
+            x, y, bw, bh = cv2.boundingRect(np.round(t.quad * f).astype(np.int32))
+            x0, y0 = max(0, x - 1), max(0, y - 1)
+            if cv2.countNonZero(change_mask[y0 : y + bh + 1, x0 : x + bw + 1]) == 0:
+                out.append(CardDetection(t.quad, t.confidence))
+        return out
 
     def _hands_with_current_tracks(self, hands: tuple[HandObservation, ...]) -> tuple[HandObservation, ...]:
         live = {t.track_id for t in self.tracker.tracks if t.state is not CardState.GONE}

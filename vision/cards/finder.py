@@ -338,14 +338,30 @@ def _iou_fast(a: np.ndarray, area_a: float, b: np.ndarray, area_b: float) -> flo
     return float(inter) / union if union > 0 else 0.0
 
 
+def _known_match(quad: np.ndarray, known: list[CardDetection]) -> CardDetection | None:
+    """The known card a rough quad lies on (IoU >= 0.8), if any."""
+    area = quad_area(quad)
+    for k in known:
+        if _iou_fast(quad, area, k.quad, quad_area(k.quad)) >= 0.8:
+            return k
+    return None
+
+
 def find_cards(
-    image: np.ndarray, cfg: FinderConfig | None = None, roi: tuple[int, int, int, int] | None = None
+    image: np.ndarray,
+    cfg: FinderConfig | None = None,
+    roi: tuple[int, int, int, int] | None = None,
+    known: list[CardDetection] | None = None,
+    colours: np.ndarray | None = None,
 ) -> list[CardDetection]:
     """Every card at least ~80 % visible in a BGR image, as quads in the image's pixels.
 
     With ``roi`` (x, y, width, height) only that part is searched, with the whole image's scale
     and size limits (cards cut by the ROI's edge are left out): the pipeline's way of working
-    only on what changed.
+    only on what changed. ``known``: cards whose pixels did not change since they were found
+    (full-image coordinates); a candidate on one of them takes its quad without refining again.
+    ``colours``: the table's colours (:func:`vision.cards.segment.table_colours` of the whole
+    frame); learned from the searched image's own border when not given.
     """
     cfg = cfg or FinderConfig()
     if image is None or image.ndim != 3 or image.shape[2] != 3:
@@ -392,7 +408,7 @@ def find_cards(
         # (at half resolution: it is a coarse cue, and the HSV histogram work is the costly part)
         half = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
         foreground = cv2.resize(
-            table_model_mask(half), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
+            table_model_mask(half, colours), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
         )
         fg = cv2.morphologyEx(foreground, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         sources.append((_mask_candidates(fg, cut, img_area, cfg), True))
@@ -424,6 +440,10 @@ def find_cards(
         c = quad.mean(axis=0)
         quad = c + (quad - c) * (1.0 + 1.5 / max(1.0, np.sqrt(quad_area(q))))
         conf = s
+        same = _known_match((quad + np.float32([ox, oy])).astype(np.float32), known) if known else None
+        if same is not None:
+            dets.append(same)
+            continue
         if full_grey is not None:
             search = max(6.0, 5.0 / scale)
             first, edge = refine_quad(full_grey, quad, search_px=search)

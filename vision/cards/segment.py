@@ -45,8 +45,9 @@ def _smooth_bins(table: np.ndarray) -> np.ndarray:
     return out
 
 
-def table_model_mask(small: np.ndarray) -> np.ndarray:
-    """Foreground (not-table) pixels of a working-size BGR image, uint8 0/255."""
+def table_colours(small: np.ndarray) -> np.ndarray:
+    """The table's colours, learned from the image's border band: a (hue x saturation bin,
+    value bin) float32 table, 0 for table colours and 255 for the others."""
     h, w = small.shape[:2]
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     b = max(2, int(BAND * min(h, w)))
@@ -68,12 +69,20 @@ def table_model_mask(small: np.ndarray) -> np.ndarray:
     # Hue means little at low saturation: a grey bin at any hue is table if one is.
     table[:, :2, :] = table[:, :2, :].any(axis=0, keepdims=True)
     table = _smooth_bins(table)
+    return np.where(table, 0.0, 255.0).astype(np.float32).reshape(H_BINS * S_BINS, V_BINS)
+
+
+def table_model_mask(small: np.ndarray, colours: np.ndarray | None = None) -> np.ndarray:
+    """Foreground (not-table) pixels of a BGR image, uint8 0/255; ``colours`` from
+    :func:`table_colours` (learned from ``small`` itself when not given)."""
+    if colours is None:
+        colours = table_colours(small)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     # Back-project through a 2-D (hue x saturation bin, value bin) table: OpenCV's Python binding
     # takes a 3-D numpy histogram for a multi-channel 2-D one.
     hs = cv2.addWeighted(cv2.LUT(hsv[..., 0], _H_LUT), S_BINS, cv2.LUT(hsv[..., 1], _S_LUT), 1.0, 0)
     pair = cv2.merge([hs, cv2.LUT(hsv[..., 2], _V_LUT)])
-    not_table = np.where(table, 0.0, 255.0).astype(np.float32).reshape(H_BINS * S_BINS, V_BINS)
-    return cv2.calcBackProject([pair], [0, 1], not_table, [0, H_BINS * S_BINS, 0, V_BINS], scale=1)
+    return cv2.calcBackProject([pair], [0, 1], colours, [0, H_BINS * S_BINS, 0, V_BINS], scale=1)
 
 
 def colour_gradient(small: np.ndarray, low: int = 60, high: int = 150) -> tuple[np.ndarray, np.ndarray]:

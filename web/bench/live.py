@@ -1,9 +1,11 @@
 """``tableref bench live``: rendered scenarios played in real time through the whole app, measured
 from outside it (a separate server process, WebSocket and MJPEG clients).
 
-- slaps: every claim the scenario script makes, scored against the referee's ruling on the
-  script's own actions; latency runs from the first frame where both hands are down (truth) to
-  the ruling (or the question to the table) reaching a WebSocket client;
+- slaps: every two-hand claim the scenario script makes before the cooperative minute, scored
+  against the referee's ruling on the script's own actions (``missed``: no ruling nor question
+  for it; ``spurious``: claims the script never made); latency runs from the first frame where
+  both hands are down (truth) to the ruling (or the question to the table) reaching a WebSocket
+  client;
 - coop_timer: the countdown's start on the server clock against the first frame of the spread;
 - stream: MJPEG frames per second received at 1280x720 by one viewer, the server's CPU cores
   meanwhile, then the same with 20 viewers;
@@ -27,7 +29,6 @@ import tempfile
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -125,19 +126,18 @@ class ProcWatch(threading.Thread):
         return (inside[-1][2] - inside[0][2]) / (inside[-1][0] - inside[0][0])
 
 
-@dataclass
 class WsRecorder(threading.Thread):
     """A WebSocket viewer that notes when each ruling, question and timer message arrives."""
 
-    port: int
-    seen: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
+    def __init__(self, port: int) -> None:
         super().__init__(daemon=True)
+        self.port = port
+        self.seen: list[tuple[float, dict[str, Any]]] = []
         self.halt = threading.Event()
         self.connected = threading.Event()
 
     def run(self) -> None:
+        from websockets.exceptions import ConnectionClosed
         from websockets.sync.client import connect
 
         with connect(f"ws://127.0.0.1:{self.port}/api/ws", max_size=None) as ws:
@@ -147,6 +147,8 @@ class WsRecorder(threading.Thread):
                     text = ws.recv(timeout=0.5)
                 except TimeoutError:
                     continue
+                except ConnectionClosed:
+                    return
                 now = time.monotonic()
                 if text.startswith('{"type": "vision"'):
                     continue
@@ -219,7 +221,7 @@ def _scenario_truth(seeds: list[int]) -> list[dict[str, Any]]:
             except ValueError:
                 continue
             state, ruling = game.apply(state, parsed)
-            if action.get("type") == "claim":
+            if action.get("type") == "claim" and item.get("phase") != "cooperative":
                 claims.append({"t": float(item["t"]), "verdict": item.get("verdict", ruling.verdict.value)})
         out.append({"seed": seed, "claims": claims, "spread": spread, "duration": scenario.duration})
     return out

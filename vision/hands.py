@@ -55,6 +55,7 @@ class _Hand:
     mask: np.ndarray  # low-res bool
     bbox: tuple[int, int, int, int]  # low-res
     covers: tuple[int, ...] = ()
+    tip: tuple[float, float] = (0.0, 0.0)  # low-res: the far end from the seat's edge
 
 
 @dataclass
@@ -69,6 +70,8 @@ class HandResult:
     """The same mask at the working resolution."""
     scale: float = 1.0
     """Working resolution over full resolution."""
+    carried: dict[int, np.ndarray] = field(default_factory=dict)
+    """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
 
 
 def _seat_of(blob: np.ndarray, border: int) -> Seat | None:
@@ -81,6 +84,20 @@ def _seat_of(blob: np.ndarray, border: int) -> Seat | None:
     }
     seat, n = max(counts.items(), key=lambda kv: kv[1])
     return seat if n > 0 else None
+
+
+def _tip(blob: np.ndarray, seat: Seat) -> tuple[float, float]:
+    """The mean point of the blob's far end (the fifth of its extent farthest from its seat)."""
+    ys, xs = np.nonzero(blob)
+    if seat is Seat.BOTTOM:
+        sel = ys <= ys.min() + 0.2 * (ys.max() - ys.min())
+    elif seat is Seat.TOP:
+        sel = ys >= ys.max() - 0.2 * (ys.max() - ys.min())
+    elif seat is Seat.RIGHT:
+        sel = xs <= xs.min() + 0.2 * (xs.max() - xs.min())
+    else:
+        sel = xs >= xs.max() - 0.2 * (xs.max() - xs.min())
+    return float(xs[sel].mean()), float(ys[sel].mean())
 
 
 def quad_coverage(mask: np.ndarray, quad: np.ndarray, scale: float) -> float:
@@ -136,11 +153,15 @@ class HandTracker:
         card_quads: dict[int, np.ndarray],
         visible_quads: list[np.ndarray] | None = None,
         colours: np.ndarray | None = None,
+        hidden: set[int] | frozenset[int] = frozenset(),
     ) -> HandResult:
         """Hands in ``frame``. ``card_quads``: track id -> quad of every card on the table (last
         known where covered); ``visible_quads``: the cards the finder sees in this frame (not
         hands, whatever their difference from the memory); ``colours``: the table's colours
-        (:func:`vision.cards.segment.table_colours`), learned from this frame when not given."""
+        (:func:`vision.cards.segment.table_colours`), learned from this frame when not given;
+        ``hidden``: cards not seen in the last frame. A hidden card a hand covered, when the hand
+        has moved off the place it was, went with the hand (a slap carries the card away): its
+        quad follows the hand's tip and it stays covered (``HandResult.carried``)."""
         cfg = self.cfg
         low = self._low(frame)
         s = self._scale
@@ -197,14 +218,23 @@ class HandTracker:
         hands = self._match(blobs)
         events: list[HandEvent] = []
         prev = {h.hand_id: h for h in self._hands}
+        carried: dict[int, np.ndarray] = {}
         for hand in hands:
-            covers = tuple(
-                sorted(
-                    tid
-                    for tid, q in card_quads.items()
-                    if quad_coverage(hand.mask, q, s) > cfg.cover_fraction
-                )
-            )
+            hand.tip = _tip(hand.mask, hand.seat)
+            covered = {
+                tid for tid, q in card_quads.items() if quad_coverage(hand.mask, q, s) > cfg.cover_fraction
+            }
+            before_hand = prev.get(hand.hand_id)
+            if before_hand is not None:
+                delta = np.float32([hand.tip[0] - before_hand.tip[0], hand.tip[1] - before_hand.tip[1]]) / s
+                for tid in before_hand.covers:
+                    if tid in covered or tid not in hidden or tid not in card_quads:
+                        continue
+                    moved = (card_quads[tid] + delta).astype(np.float32)
+                    if quad_coverage(hand.mask, moved, s) > cfg.cover_fraction:
+                        carried[tid] = moved
+                        covered.add(tid)
+            covers = tuple(sorted(covered))
             hand.covers = covers
             before = set(prev[hand.hand_id].covers) if hand.hand_id in prev else set()
             for tid in covers:
@@ -237,7 +267,14 @@ class HandTracker:
         full = cv2.resize(hand_mask.astype(np.uint8), self._size, interpolation=cv2.INTER_NEAREST).astype(
             bool
         )
-        return HandResult(obs, tuple(events), full, hand_mask, s)
+        return HandResult(obs, tuple(events), full, hand_mask, s, carried)
+
+    def set_covers(self, covers: dict[int, tuple[int, ...]]) -> None:
+        """Correct what each hand covers (hand id -> track ids) after the frame's cards are known,
+        so that the next frame's events start from it."""
+        for hand in self._hands:
+            if hand.hand_id in covers:
+                hand.covers = covers[hand.hand_id]
 
     def _match(self, blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]]) -> list[_Hand]:
         """Give each blob the id of the previous hand it overlaps most (same seat), else a new id."""

@@ -168,7 +168,14 @@ class TablePipeline:
         on_table = {t.track_id: t.quad for t in self.tracker.on_table()}
         # (No card is held out of the hand mask: a hand landing on a card is what matters; a card
         # put down on its own is not joined to the image border, so it is no hand.)
-        hand_res = self.hands.update(frame, timestamp, on_table, [], colours=self._colours(frame))
+        hidden = {t.track_id for t in self.tracker.on_table() if t.state is not CardState.VISIBLE}
+        hand_res = self.hands.update(
+            frame, timestamp, on_table, [], colours=self._colours(frame), hidden=hidden
+        )
+        for track in self.tracker.tracks:
+            if track.track_id in hand_res.carried:
+                track.quad = hand_res.carried[track.track_id]
+                on_table[track.track_id] = track.quad
         if change_mask is not None and hand_res.low_mask.any():
             # Under a hand no card can be seen: search only what changed elsewhere (where the
             # hand was a moment ago, cards it put down or uncovered).
@@ -200,6 +207,15 @@ class TablePipeline:
             self._identify_new()
         self._gate_prev = small
         hands = self._hands_with_current_tracks(hand_res.hands)
+        # A card seen whole in this frame is under no hand (the hand mask can take in a card a
+        # hand just put down next to it): its "covered" is dropped, here and in the hand memory.
+        seen = {t.track_id for t in self.tracker.tracks if t.state is CardState.VISIBLE}
+        hands = tuple(
+            HandObservation(h.hand_id, h.seat, tuple(c for c in h.covers if c not in seen), h.bbox)
+            for h in hands
+        )
+        self.hands.set_covers({h.hand_id: h.covers for h in hands})
+        events = tuple(e for e in hand_res.events if not (e.kind == "covered" and e.track_id in seen))
         obs = TableObservation(
             frame_index=self._frame_index,
             timestamp=timestamp,
@@ -207,7 +223,7 @@ class TablePipeline:
             height=h,
             cards=tuple(t.snapshot() for t in self.tracker.tracks),
             hands=hands,
-            events=hand_res.events,
+            events=events,
             hand_mask=hand_res.mask,
             extras={
                 "ms": (time.perf_counter() - t0) * 1000.0,

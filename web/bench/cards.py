@@ -205,11 +205,11 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
     try:
         n_render = 300 if quick else 2000
         n_1080 = 15 if quick else 200
-        n_scenario = 100 if quick else 1200
+        n_scenario = 150 if quick else 1200
         r = bench_render_frames(n_render, seed, n_1080)
         real_found, real_base, n_real = bench_real()
         scen = bench_scenario(seed, n_scenario, 10.0, 1280, 720)
-        scen_1080 = bench_scenario(seed, 20 if quick else 200, 10.0, 1920, 1080)
+        scen_1080 = bench_scenario(seed, 40 if quick else 200, 10.0, 1920, 1080)
         still = bench_still(seed, 60 if quick else 300)
     finally:
         cv2.setNumThreads(threads)

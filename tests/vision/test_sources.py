@@ -148,3 +148,17 @@ def test_probe_cameras_is_quiet_and_returns_a_list() -> None:
 def test_unreachable_stream_is_a_clear_error() -> None:
     with pytest.raises(SourceUnavailable, match=r"stream 'rtsp://127.0.0.1:1/x' does not open"):
         open_source("rtsp://127.0.0.1:1/x", capture_factory=lambda t: FakeCapture(t, opens=False))
+
+
+def test_rendered_scenario_source_gives_frames_and_truth() -> None:
+    src = open_source("scenario:twinit_demo:0", fps=5.0)
+    assert (src.info.kind, src.info.width, src.info.height, src.info.fps) == ("scenario", 1280, 720, 5.0)
+    got = []
+    for t, frame in src.frames():
+        got.append((t, frame.shape, len(src.last_truth.cards)))
+        if len(got) == 3:
+            break
+    assert [round(t, 3) for t, _, _ in got] == [0.0, 0.2, 0.4]
+    assert all(shape == (720, 1280, 3) for _, shape, _ in got)
+    with pytest.raises(InputError, match="no scenario named 'nope'"):
+        open_source("scenario:nope")

@@ -129,9 +129,11 @@ class ProcWatch(threading.Thread):
 class WsRecorder(threading.Thread):
     """A WebSocket viewer that notes when each ruling, question and timer message arrives."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, answer: Any = None) -> None:
         super().__init__(daemon=True)
         self.port = port
+        self.answer = answer
+        """Called with each question (in its own thread): the players at the table answering."""
         self.seen: list[tuple[float, dict[str, Any]]] = []
         self.halt = threading.Event()
         self.connected = threading.Event()
@@ -158,6 +160,8 @@ class WsRecorder(threading.Thread):
                     self.seen.append((now, {"type": kind, "entry": msg["entry"]}))
                 elif kind == "question":
                     self.seen.append((now, {"type": kind, "question": msg["question"]}))
+                    if self.answer is not None:
+                        threading.Thread(target=self.answer, args=(msg["question"],), daemon=True).start()
                 elif kind in ("timer", "timer_end"):
                     self.seen.append((now, {"type": kind, "timer": msg["timer"]}))
 
@@ -310,6 +314,40 @@ def _score(
     return slaps, coop
 
 
+def _table_answers(port: int, truth: list[dict[str, Any]], truth_path: Path) -> Any:
+    """The players' answer to a question, as people at the table would give it: the scripted
+    claim nearest in time says whether the cards were the same. Asked questions still count as
+    ``uncertain``; answering them only lets the game go on as it would at a real table."""
+
+    def answer(question: dict[str, Any]) -> None:
+        time.sleep(1.0)  # people take a moment to look
+        landed = (question.get("evidence") or {}).get("landed_mono")
+        frames = _truth_frames(truth_path)
+        best = None
+        for run_truth, frames_k in zip(truth, frames, strict=False):
+            for claim in run_truth["claims"]:
+                down = _mono_at(frames_k, claim["t"])
+                if down is not None and landed is not None:
+                    gap = abs(down - landed)
+                    if gap <= MATCH_S and (best is None or gap < best[0]):
+                        best = (gap, claim)
+        if best is None:
+            return
+        yes = best[1]["verdict"] == "valid"
+        body = json.dumps({"yes": yes}).encode()
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/questions/{question['id']}/answer",
+            data=body,
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            urllib.request.urlopen(req, timeout=5).close()
+        except OSError as exc:
+            log.info("answer to question %s failed: %s", question.get("id"), exc)
+
+    return answer
+
+
 def _memory(watch: ProcWatch, quick: bool) -> dict[str, Any]:
     samples = watch.samples
     if not samples:
@@ -382,7 +420,8 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
         proc = _start("demo", port, data / "demo", seed, 15.0, repeat, truth_path)
         watch = ProcWatch(proc.pid)
         watch.start()
-        recorder = WsRecorder(port)
+        truth = _scenario_truth([seed + k for k in range(repeat)])
+        recorder = WsRecorder(port, _table_answers(port, truth, truth_path))
         recorder.start()
         recorder.connected.wait(10)
         try:
@@ -397,7 +436,6 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
             watch.stop.set()
             proc.terminate()
             proc.wait(10)
-        truth = _scenario_truth([seed + k for k in range(repeat)])
         slaps, coop = _score(truth, _truth_frames(truth_path), recorder.seen)
         memory = _memory(watch, quick)
         stream = _stream(seed, data, 8.0 if quick else 20.0)

@@ -665,19 +665,17 @@ class TwinItAdapter(GameAdapter):
         scores = self.live.game.scores(self.live.state)
         names = self.live.game.players
         rows = []
-        if self.coop:
-            for key in ("points", "score", "level"):
-                if isinstance(scores, Mapping) and key in scores:
-                    value = scores[key]
-                    if isinstance(value, Mapping):
-                        value = value.get("en", value)
-                    rows.append(
-                        row(
-                            key.capitalize(),
-                            {"points": "Points", "score": "Score", "level": "Niveau"}[key],
-                            value,
-                        )
-                    )
+        if self.coop and isinstance(scores, Mapping):
+            for key, en, fr in (
+                ("points", "Points", "Points"),
+                ("pairs", "Pairs", "Paires"),
+                ("triples", "Triples", "Triples"),
+            ):
+                if key in scores:
+                    rows.append(row(en, fr, scores[key]))
+            level = scores.get("level")
+            if isinstance(level, Mapping):
+                rows.append({**row("Level", "Niveau", level.get("en", "")), "value_fr": level.get("fr", "")})
         for seat, held in enumerate(state.get("captures", [])):
             if seat < len(names):
                 sets = ", ".join(f"{n}x" for _, n in held) or "-"

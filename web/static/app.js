@@ -199,7 +199,7 @@ function scoreRows(scores, prefix) {
 function renderPanel(panel) {
   const given = panel.rows || [];
   const rows = (given.length ? given : scoreRows(app.state ? app.state.scores : {})).map((r) =>
-    `<tr><td>${escapeHtml(r[app.lang] || r.en)}</td><td class="v">${escapeHtml(r.value)}</td></tr>`).join("");
+    `<tr><td>${escapeHtml(r[app.lang] || r.en)}</td><td class="v">${escapeHtml(r["value_" + app.lang] || r.value)}</td></tr>`).join("");
   $("panel").innerHTML = `<table class="panel">${rows}</table>`;
   renderBoard(panel.board);
 }

@@ -1,4 +1,4 @@
-"""Twin It states and actions to and from plain JSON (the record format, see docs/records-twinit.md)."""
+"""Twin It states and actions to and from plain JSON (the record format, see docs/records.md, Twin It)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Twin It (Cocktail Games): the referee for its competitive, team and cooperative modes and the
 Motifs Tabous variant. Rules: ``seeds/twin-it.txt`` and RULES-NOTES.md; records:
-docs/records-twinit.md.
+docs/records.md (Twin It).
 
     >>> from referee.registry import make_game
     >>> game = make_game("twinit", players=["Ana", "Ben"], options={"cards": 4})

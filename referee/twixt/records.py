@@ -6,7 +6,7 @@ replays the moves while converting and names the line (or move number) of the fi
 Writers take a game and its actions and return the file's text.
 
 All three formats list pegs only: the program that reads them links each new peg automatically,
-so the games they give have ``auto_link`` on. Conventions (see docs/records-twixt.md):
+so the games they give have ``auto_link`` on. Conventions (see docs/records.md, Twixt):
 
 * T1j: the starting player plays top-down; a ``SWAP`` line (or a second move on the first peg's
   hole) is the pie rule, read as tableref's swap: the peg stays, the players exchange colours.

@@ -117,6 +117,7 @@ function render(s) {
   renderLog(s.log || []);
   $("undo-btn").disabled = !s.can_undo;
   $("export-t1").hidden = s.game.name !== "twixt";
+  $("corners-btn").hidden = s.game.name !== "twixt";
 }
 
 function renderSource(src) {
@@ -302,6 +303,13 @@ $("sound-btn").addEventListener("click", () => {
 });
 
 $("undo-btn").addEventListener("click", () => post("/api/undo"));
+
+$("corners-btn").addEventListener("click", () => {
+  // the next four taps on the live image are the board's corners (when it was not found)
+  app.cornerMode = true;
+  app.corners = [];
+  toast(t("board_corners"));
+});
 
 // -- overlays ------------------------------------------------------------------------------------
 const canvas = $("overlay");

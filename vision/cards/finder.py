@@ -3,16 +3,26 @@
 The steps, all numpy / OpenCV:
 
 1. Work on a copy scaled so its long side is at most ``work_long`` px.
-2. Card-like pixels: cards are bright and low in saturation compared with the table *near them*.
-   "Whiteness" (the smallest of B, G, R) is compared with a local table estimate (a wide
-   morphological opening, so cards smaller than the kernel vanish from it) and with a global
-   Otsu split; a pixel is card-like when it clears the local estimate by a margin that scales
-   with the local level (shadow bands keep their contrast) and is not far below the global split.
-3. Touching cards are split along the edges between them (Canny edges carved out of the mask),
-   then, for a blob that still does not look like one card, by a distance-transform watershed.
-4. Each blob's outline becomes a quad (convex hull, dominant-line fit), checked for aspect ratio,
-   rectangularity and size, then refined to subpixel corners on the full-resolution image
-   (:mod:`vision.cards.refine`).
+2. Candidates from three sources:
+
+   - *white*: bright, low-saturation pixels compared with the table near them ("whiteness",
+     the smallest of B, G, R, against a wide morphological opening; the margin scales with the
+     local level so shadow bands keep their contrast). Skipped as a trusted source when white
+     is one of the table's colours (a white-checked cloth).
+   - *not table*: pixels outside the table's colours (:func:`vision.cards.segment.table_model_mask`,
+     colours learned from the image's border band).
+   - *edge loops*: regions enclosed by colour edges, and holes in them.
+
+   Mask blobs are split where cards touch (colour edges carved out of the mask), then, for a
+   blob that still does not look like one card, by a distance-transform watershed.
+3. Each blob's outline becomes a quad (convex hull, dominant-line fit), checked for aspect
+   ratio, rectangularity, size, edge support all round (:func:`vision.cards.segment.side_support`)
+   and, for the untrusted sources, for not being table-coloured.
+4. Candidates are reconciled: merged touching cards vs. one card with big prints (whichever is
+   nearer the typical card size), prints and glare inside a card dropped, duplicates merged,
+   sizes far from the typical card dropped.
+5. Corners are refined to subpixel on the full-resolution image (:mod:`vision.cards.refine`:
+   each side fitted to its edge; a printed outline counts as part of the card).
 """
 
 from __future__ import annotations

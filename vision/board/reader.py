@@ -42,6 +42,14 @@ SIGMA = 0.15
 """Spread (log-ratio units) of a class around its prototype, for confidences."""
 OUTLIER = 0.6
 """A hole farther than this from every learnt prototype matches nothing: it abstains."""
+SPREAD_MIN = 0.04
+"""Smallest per-channel spread of a learnt class (log-ratio units)."""
+SPREAD_DEFAULT = 0.1
+"""Per-channel spread of a class until it has enough members to measure its own."""
+SPREAD_Z = 3.5
+"""A point farther than this many of its class's spreads (root mean square) matches nothing."""
+CHROMA_TOL = 0.2
+"""How far a point's hue (its log colour less its mean, centre and ring) may be from its class's."""
 OUTLIER_NOMINAL = 1.2
 """The same for a prototype still at its nominal colour (no such piece seen on this board yet)."""
 EMPTY_RING = 0.3
@@ -155,8 +163,9 @@ class BoardReader:
         )
         self.prototypes = spec.prototypes()
         self._adapted = np.zeros(3, bool)
+        self._spread = np.full((3, 6), SPREAD_DEFAULT)
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
-        self._outlier_scale = np.array([1.5 if spec.kind == "go" else 1.0, 1.0, 1.0])
+        self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
         self._build_maps()
         self._prev: _Features | None = None
@@ -229,7 +238,9 @@ class BoardReader:
         bright = res.mean(-1)
         chroma = np.linalg.norm(res - bright[..., None], axis=-1)
         limit = 0.12
-        occluded = (chroma > limit) | (bright < -0.8) | (bright > 0.35)
+        # Shadows and glare change brightness, hands and sleeves the hue: only a hue change or an
+        # extreme brightness means something lies on the board.
+        occluded = (chroma > limit) | (bright < -1.3) | (bright > 0.8)
         occluded &= ~self.printed
         if hand_cells is not None:
             occluded |= hand_cells
@@ -267,6 +278,16 @@ class BoardReader:
         limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL) * self._outlier_scale
         # Distance to the nearest prototype in units of its outlier limit: >= 1 matches nothing.
         dmin = d.min(-1) / limit[label]
+        # And in units of the class's own spread, channel by channel (a learnt class only), on
+        # the ring: a piece's centre varies with its highlight, its ring hardly at all.
+        z = (v[..., 3:] - protos[label][..., 3:]) / self._spread[label][..., 3:]
+        zn = np.sqrt((z**2).mean(-1)) / (SPREAD_Z * self._outlier_scale[label])
+        dmin = np.maximum(dmin, np.where(self._adapted[label], zn, 0.0))
+        # Glare washes a colour out towards the board's; what is left of its hue must still agree
+        # with the class (a pale red peg is not a grey one).
+        chroma = _chroma(v) - _chroma(protos[label])
+        off = np.linalg.norm(chroma, axis=-1) / CHROMA_TOL
+        dmin = np.maximum(dmin, off)
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
     def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -279,6 +300,10 @@ class BoardReader:
             if len(members) >= 3 or (len(members) and not self._adapted[k]):
                 protos[k] = np.median(members, axis=0)
                 self._adapted[k] = True
+                # The class's own spread sets how far a member may stray (robust: the MAD).
+                if len(members) >= 8:
+                    mad = np.median(np.abs(members - protos[k]), axis=0)
+                    self._spread[k] = np.maximum(1.4826 * mad, SPREAD_MIN)
         return protos
 
     def read(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
@@ -289,6 +314,7 @@ class BoardReader:
         v = f.hole_log - np.concatenate([board, board], -1)
         self.prototypes = self.spec.prototypes()
         self._adapted[:] = False
+        self._spread[:] = SPREAD_DEFAULT
         ok = self.valid & ~self._covered(occluded)
         # The empty point first, from the board itself: its ring is bare board (the centre may
         # be more or less dark with focus), while a piece's ring is the piece's colour.
@@ -433,3 +459,9 @@ class BoardReader:
         if unsure:
             link_conf = min(link_conf, 0.5)
         return links, unsure, link_conf  # type: ignore[return-value]
+
+
+def _chroma(v: np.ndarray) -> np.ndarray:
+    """The hue part of (..., 6) log-ratio colours: each 3-channel half less its mean."""
+    a, b = v[..., :3], v[..., 3:]
+    return np.concatenate([a - a.mean(-1, keepdims=True), b - b.mean(-1, keepdims=True)], -1)

@@ -1,6 +1,7 @@
 """Line-it's deck: 100 number cards 1..100 in four colours, and +3 / +4 / +5 bet cards.
 
 Cards are strings, as in records: a number card is ``"57:heart"``, a bet card ``"bet:+3"``.
+Players read them as ``"57 heart"`` / ``"57 cœur"`` and ``"bet +3"`` / ``"Pari +3"`` (:func:`words`).
 
 Which colour each number has is printed on the card; no public source lists the whole deck.
 Decision (configurable with the ``colours`` option): by default the colours cycle with the number,
@@ -16,6 +17,8 @@ from functools import cached_property
 from referee.errors import InvalidConfig, MalformedAction
 
 COLOURS: tuple[str, ...] = ("heart", "leaf", "diamond", "star")
+COLOURS_FR: Mapping[str, str] = {"heart": "cœur", "leaf": "feuille", "diamond": "diamant", "star": "étoile"}
+"""The colours' names in French (the symbols printed on the cards)."""
 BET_VALUES: tuple[int, ...] = (3, 4, 5)
 DEFAULT_BETS: Mapping[int, int] = {3: 2, 4: 2, 5: 2}
 """Decision: two bet cards of each value (the ``bets`` option changes it)."""
@@ -37,21 +40,33 @@ class Deck:
         bets = tuple(f"bet:+{v}" for v, k in self.bets for _ in range(k))
         return tuple(sorted(numbers + bets))
 
-    def check_card(self, card: object, where: str) -> str:
-        """``card`` if it is a card of this deck, else :class:`MalformedAction`."""
-        if not isinstance(card, str):
-            raise MalformedAction(f"{where}: card {card!r} is not a string like '57:heart' or 'bet:+3'")
-        if is_bet(card):
-            if card not in {f"bet:+{v}" for v, k in self.bets if k > 0}:
-                raise MalformedAction(f"{where}: {card!r} is not a bet card of this deck")
+    @cached_property
+    def card_set(self) -> frozenset[str]:
+        return frozenset(self.cards)
+
+    @cached_property
+    def colour_by_card(self) -> Mapping[str, str]:
+        """The colour of every card of the deck (``""`` for bet cards), for fast whole-state checks."""
+        return {c: ("" if is_bet(c) else colour(c)) for c in self.cards}
+
+    def check_card(self, card: object, action: Mapping[str, object]) -> str:
+        """``card`` if it is a card of this deck, exactly as records write it, else
+        :class:`MalformedAction` quoting ``action`` and saying what was expected."""
+        if isinstance(card, str) and card in self.card_set:
             return card
+        where = f"card {card!r} in {dict(action)!r}"
+        if not isinstance(card, str):
+            raise MalformedAction(f"{where} is not a string like '57:heart' or 'bet:+3'")
+        if is_bet(card):
+            bets = ", ".join(f"'bet:+{v}'" for v, k in self.bets if k > 0) or "none"
+            raise MalformedAction(f"{where} is not a bet card of this deck ({bets})")
         number, _, colour = card.partition(":")
-        if not number.isdigit() or not 1 <= int(number) <= 100:
-            raise MalformedAction(f"{where}: card {card!r} is not a card like '57:heart' or 'bet:+3'")
+        if not (
+            number.isascii() and number.isdigit() and str(int(number)) == number and 1 <= int(number) <= 100
+        ):
+            raise MalformedAction(f"{where} is not a card like '57:heart' or 'bet:+3'")
         expected = self.colour_of[int(number) - 1]
-        if colour != expected:
-            raise MalformedAction(f"{where}: card {card!r}: number {number} is {expected} in this deck")
-        return card
+        raise MalformedAction(f"{where}: number {number} is {expected} in this deck, not {colour!r}")
 
 
 def make_deck(options: Mapping[str, object]) -> Deck:
@@ -85,12 +100,28 @@ def is_bet(card: str) -> bool:
 
 
 def bet_value(card: str) -> int:
+    """3 for ``"bet:+3"``."""
     return int(card.removeprefix("bet:+"))
 
 
 def number(card: str) -> int:
+    """57 for ``"57:heart"``."""
     return int(card.partition(":")[0])
 
 
 def colour(card: str) -> str:
+    """``"heart"`` for ``"57:heart"``."""
     return card.partition(":")[2]
+
+
+def words(card: str) -> tuple[str, str]:
+    """How a player reads ``card``, in English and French.
+
+    >>> words("57:heart"), words("bet:+3")
+    (('57 heart', '57 cœur'), ('bet +3', 'Pari +3'))
+    """
+    if is_bet(card):
+        value = card.removeprefix("bet:")
+        return f"bet {value}", f"Pari {value}"
+    n, _, col = card.partition(":")
+    return f"{n} {col}", f"{n} {COLOURS_FR.get(col, col)}"

@@ -19,6 +19,7 @@ FINAL_PLAYS = "final_plays"
 FINAL_CLOSE = "final_close"
 """End of the game: every player closes their last line."""
 OVER = "over"
+PHASES = (DEAL, TURNS, FINAL_PLAYS, FINAL_CLOSE, OVER)
 
 
 @dataclass(frozen=True)
@@ -98,31 +99,70 @@ class LineItState:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> LineItState:
+        """The state from its JSON form, every field type-checked; raises :class:`InvalidState`
+        quoting ``obj`` (whether the cards add up is :meth:`LineItGame.check_state`'s job)."""
         try:
+            if not isinstance(obj, Mapping):
+                raise ValueError("not a JSON object")
+            seats = _field(obj, "seats", list)
+            jackpots = _field(obj, "jackpots", dict)
+            turn = _field(obj, "turn", dict)
+            if set(turn) != {"took", "played_from_hand", "closed"}:
+                raise ValueError(f"turn {turn!r} must hold took, played_from_hand and closed")
             return cls(
-                phase=str(obj["phase"]),
-                seats=tuple(
-                    Seat(
-                        line=tuple(s["line"]),
-                        hand=tuple(s["hand"]),
-                        score_pile=tuple(s["score_pile"]),
-                        tokens=tuple(int(t) for t in s["tokens"]),
-                    )
-                    for s in obj["seats"]
-                ),
-                deck=tuple(obj["deck"]),
-                market=tuple(obj["market"]),
-                jackpots=tuple(tuple(obj["jackpots"][c]) for c in C.COLOURS),
-                discard=tuple(obj["discard"]),
-                round=int(obj["round"]),
-                first_player=int(obj["first_player"]),
-                step=int(obj["step"]),
-                turn=Turn(**{k: bool(v) for k, v in obj["turn"].items()}),
+                phase=_field(obj, "phase", str),
+                seats=tuple(_seat(s) for s in seats),
+                deck=_cards(obj, "deck"),
+                market=_cards(obj, "market"),
+                jackpots=tuple(_cards(jackpots, c) for c in C.COLOURS),
+                discard=_cards(obj, "discard"),
+                round=_field(obj, "round", int),
+                first_player=_field(obj, "first_player", int),
+                step=_field(obj, "step", int),
+                turn=Turn(**{k: _field(turn, k, bool) for k in turn}),
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidState(f"not a Line-it state ({exc!r}): {dict(obj)!r:.200}") from exc
+        except KeyError as exc:
+            raise InvalidState(f"not a Line-it state (no {exc}): {short(obj)}") from None
+        except (TypeError, ValueError) as exc:
+            raise InvalidState(f"not a Line-it state ({exc}): {short(obj)}") from None
 
     def with_seat(self, index: int, seat: Seat) -> LineItState:
         seats = list(self.seats)
         seats[index] = seat
         return replace(self, seats=tuple(seats))
+
+
+def _field(obj: Mapping[str, Any], key: str, kind: type) -> Any:
+    value = obj[key]
+    if isinstance(value, bool) is not (kind is bool) or not isinstance(value, kind):
+        raise ValueError(f"{key} {short(value)} is not {kind.__name__}")
+    return value
+
+
+def _cards(obj: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    cards = _field(obj, key, list)
+    try:
+        "".join(cards)  # raises TypeError unless every item is a string; fast on long piles
+    except TypeError:
+        raise ValueError(f"{key} {short(cards)} is not a list of cards") from None
+    return tuple(cards)
+
+
+def _seat(obj: object) -> Seat:
+    if not isinstance(obj, Mapping):
+        raise ValueError(f"seat {short(obj)} is not an object")
+    tokens = _field(obj, "tokens", list)
+    if not all(isinstance(t, int) and not isinstance(t, bool) for t in tokens):
+        raise ValueError(f"tokens {short(tokens)} are not integers")
+    return Seat(
+        line=_cards(obj, "line"),
+        hand=_cards(obj, "hand"),
+        score_pile=_cards(obj, "score_pile"),
+        tokens=tuple(tokens),
+    )
+
+
+def short(obj: object, limit: int = 160) -> str:
+    """``repr(obj)`` cut to ``limit`` characters, for one-line error messages."""
+    text = repr(obj)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

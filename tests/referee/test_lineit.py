@@ -7,7 +7,9 @@ from dataclasses import replace
 import pytest
 
 from referee.errors import InvalidConfig, MalformedAction
-from referee.lineit.game import Close, EndTurn, LineItGame, Market, Pass, Play, Take, bet_result, fits
+from referee.lineit.actions import Close, EndTurn, Market, Pass, Play, Take
+from referee.lineit.game import LineItGame
+from referee.lineit.lines import bet_result, fits
 from referee.lineit.state import DEAL, FINAL_CLOSE, FINAL_PLAYS, OVER, TURNS, LineItState, Seat, Turn
 from referee.registry import make_game
 from referee.types import Verdict

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from referee.errors import InvalidConfig, InvalidState, MalformedAction, RefereeError
+from referee.memo import LastResolution
 from referee.protocol import Game, GameConfig, require
 from referee.twixt import reasons as R
 from referee.twixt.actions import AgreeDraw, Link, Pass, Place, Resign, Swap, TwixtAction, Unlink
@@ -81,6 +82,7 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
         self.pp = config.mode == "PP"
         # Random games end by resignation more often on big boards, so that they stay short.
         self._end_rate = max(0.002, 0.0015 * (size - 6))
+        self._resolve = LastResolution(self._rule)
 
     @classmethod
     def sample_configs(cls) -> list[GameConfig]:
@@ -238,6 +240,8 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
                 out.append("a win by connection without a winning chain")
         elif state.winner is not None:
             out.append(f"a winner after {state.result}")
+        elif state.result == "no_connection" and not self.is_dead_draw(state):
+            out.append("a proven draw while a colour can still connect")
         return out
 
     # -- actions -----------------------------------------------------------------------------
@@ -400,7 +404,8 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
             raise MalformedAction(f"player {seat!r} is not a seat 0..1")
         return seat
 
-    def _resolve(self, state: TwixtState, action: TwixtAction) -> tuple[TwixtState | None, Ruling]:
+    def _rule(self, state: TwixtState, action: TwixtAction) -> tuple[TwixtState | None, Ruling]:
+        """The state after ``action`` (``None`` when it does not apply) and the ruling."""
         if isinstance(action, AgreeDraw):
             if state.result is not None:
                 return None, R.game_over()

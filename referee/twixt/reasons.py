@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+from referee.french import de
 from referee.types import JSON, Reason, Ruling, refused, valid
 
-_FR_COLOURS = {
-    "red": "rouge",
-    "black": "noir",
-    "white": "blanc",
+_FR_PEGS = {
+    "red": "rouges",
+    "black": "noirs",
+    "white": "blancs",
     "grey": "gris",
     "gray": "gris",
-    "blue": "bleu",
-    "green": "vert",
-    "yellow": "jaune",
+    "blue": "bleus",
+    "green": "verts",
+    "yellow": "jaunes",
 }
+"""Common colour names, in French as they qualify "les picots" (plural masculine)."""
 
 
-def colour_fr(colour: str) -> str:
-    """The French name of a colour when it is a common one, else the name as given."""
-    return _FR_COLOURS.get(colour.lower(), colour)
+def pegs_fr(colour: str) -> str:
+    """``"les picots rouges"`` for red; an uncommon colour keeps its given name."""
+    return f"les picots {_FR_PEGS.get(colour.lower(), colour)}"
 
 
 def game_over() -> Ruling:
@@ -26,7 +28,7 @@ def game_over() -> Ruling:
 
 
 def not_your_turn(name: str) -> Ruling:
-    return refused("not_your_turn", f"It is not {name}'s turn.", f"Ce n'est pas au tour de {name}.")
+    return refused("not_your_turn", f"It is not {name}'s turn.", f"Ce n'est pas au tour {de(name)}.")
 
 
 def already_placed(name: str) -> Ruling:
@@ -60,8 +62,8 @@ def occupied(hole: str) -> Ruling:
 def opponent_border(hole: str, name: str, other: str) -> Ruling:
     return refused(
         "opponent_border",
-        f"{hole} is in {other}'s border row: {name} may not peg there.",
-        f"{hole} est dans une rangée de bord de {other} : {name} ne peut pas y placer de picot.",
+        f"{hole} is on {other}'s border: {name} may not peg there.",
+        f"{hole} est sur un bord {de(other)} : {name} ne peut pas y placer de picot.",
     )
 
 
@@ -75,7 +77,7 @@ def peg_first(name: str) -> Ruling:
 
 def not_own_peg(hole: str, name: str) -> Ruling:
     return refused(
-        "not_own_peg", f"{hole} holds no peg of {name}.", f"Il n'y a pas de picot de {name} en {hole}."
+        "not_own_peg", f"{hole} holds no peg of {name}.", f"Il n'y a pas de picot {de(name)} en {hole}."
     )
 
 
@@ -95,7 +97,7 @@ def crosses_opponent(link: str, other: str, theirs: str) -> Ruling:
     return refused(
         "crosses_opponent",
         f"{link} would cross {other}'s link {theirs}.",
-        f"{link} croiserait le lien {theirs} de {other}.",
+        f"{link} croiserait le lien {theirs} {de(other)}.",
         crossed=theirs,
     )
 
@@ -104,7 +106,7 @@ def crosses_own(link: str, name: str, own: str) -> Ruling:
     return refused(
         "crosses_own",
         f"{link} would cross {name}'s own link {own}: standard rules forbid it (remove {own} first).",
-        f"{link} croiserait le lien {own} de {name} : les règles standard l'interdisent "
+        f"{link} croiserait le lien {own} {de(name)} : les règles standard l'interdisent "
         f"(retirez d'abord {own}).",
         crossed=own,
     )
@@ -126,7 +128,7 @@ def not_own_link(link: str, name: str) -> Ruling:
     return refused(
         "not_own_link",
         f"{link} is not {name}'s link: only own links may be removed.",
-        f"{link} n'est pas un lien de {name} : on ne retire que ses propres liens.",
+        f"{link} n'est pas un lien {de(name)} : on ne retire que ses propres liens.",
     )
 
 
@@ -172,8 +174,8 @@ def swapped(name: str, other: str, colour: str, other_colour: str, hole: str, /,
         "swap",
         f"{name} swaps: the peg at {hole} stays and becomes {name}'s; {name} now plays {colour}, "
         f"{other} plays {other_colour} and moves next.",
-        f"{name} échange : le picot en {hole} reste et devient celui de {name} ; {name} joue maintenant "
-        f"{colour_fr(colour)}, {other} joue {colour_fr(other_colour)} et joue le coup suivant.",
+        f"{name} échange : le picot en {hole} reste et devient celui {de(name)} ; {name} joue maintenant "
+        f"avec {pegs_fr(colour)} ; {other} prend {pegs_fr(other_colour)} et joue le coup suivant.",
         **details,
     )
 
@@ -211,7 +213,7 @@ def connection(name: str) -> Reason:
     return Reason(
         "connection",
         f"A chain of links joins {name}'s two borders: {name} wins.",
-        f"Une chaîne de liens relie les deux bords de {name} : {name} gagne.",
+        f"Une chaîne de liens relie les deux bords {de(name)} : {name} gagne.",
     )
 
 

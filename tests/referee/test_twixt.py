@@ -481,5 +481,11 @@ def test_bad_configurations_are_refused(mode: str, options: dict[str, object]) -
 def test_colours_are_configurable_and_named_in_both_languages() -> None:
     g = game(colours=["white", "black"])
     s, ruling = g.apply(play(g, [peg(0, "E5")]), Swap(1))
-    assert "plays white" in ruling.reason.en and "joue maintenant blanc" in ruling.reason.fr
+    assert ruling.reason.en == (
+        "Ben swaps: the peg at E5 stays and becomes Ben's; Ben now plays white, Ana plays black and moves next."
+    )
+    assert ruling.reason.fr == (
+        "Ben échange : le picot en E5 reste et devient celui de Ben ; Ben joue maintenant avec les picots "
+        "blancs ; Ana prend les picots noirs et joue le coup suivant."
+    )
     assert [p["colour"] for p in g.scores(s)["players"]] == ["black", "white"]

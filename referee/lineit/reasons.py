@@ -166,11 +166,11 @@ def empty_line() -> Ruling:
 def discard_three(need: int, given: Sequence[str]) -> Ruling:
     en_given = join_en(map(_en, given)) if given else "none"
     fr_given = join_fr(map(_fr, given)) if given else "aucune"
-    if need == 3:
-        en_need, fr_need = "three number cards of the line", "trois cartes Numéro de la ligne"
-    else:
-        en_need = f"every number card of the line ({need})"
-        fr_need = f"toutes les cartes Numéro de la ligne ({need})"
+    en_need, fr_need = {
+        0: ("no card (the line holds no number card)", "aucune carte (la ligne n'a pas de carte Numéro)"),
+        1: ("the line's only number card", "la seule carte Numéro de la ligne"),
+        2: ("both number cards of the line", "les deux cartes Numéro de la ligne"),
+    }.get(need, ("three number cards of the line", "trois cartes Numéro de la ligne"))
     return refused(
         "discard_three",
         f"Closing discards {en_need}, not {en_given}.",

@@ -126,11 +126,24 @@ class LineItGame(Game[LineItState, Action]):
             everything.extend(seat.hand)
             everything.extend(seat.score_pile)
         if sorted(everything) != list(self.deck.cards):
-            missing = Counter(self.deck.cards) - Counter(everything)
-            extra = Counter(everything) - Counter(self.deck.cards)
-            return [f"cards lost {sorted(missing.elements())} or not of the deck {sorted(extra.elements())}"]
+            return self._card_count_problems(everything)
         problems = self._check_cards(state)
         problems += self._check_flow(state)
+        return problems
+
+    def _card_count_problems(self, everything: list[str]) -> list[str]:
+        deck = Counter(self.deck.cards)
+        extra = Counter(everything) - deck
+        problems = []
+        lost = sorted((deck - Counter(everything)).elements())
+        if lost:
+            problems.append(f"cards lost: {lost}")
+        unknown = sorted(c for c in extra.elements() if c not in deck)
+        if unknown:
+            problems.append(f"cards not of the deck: {unknown}")
+        twice = sorted(c for c in extra.elements() if c in deck)
+        if twice:
+            problems.append(f"cards twice: {twice}")
         return problems
 
     def _check_cards(self, state: LineItState) -> list[str]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
-from referee.errors import InvalidConfig, MalformedAction
+from referee.errors import InvalidConfig, InvalidState, MalformedAction
 from referee.lineit.actions import Close, EndTurn, Market, Pass, Play, Take
 from referee.lineit.game import LineItGame
 from referee.lineit.lines import bet_result, fits
@@ -252,3 +253,168 @@ def test_a_market_must_come_from_the_deck() -> None:
     ruling = g.judge(next_round, Market((card(1), card(5), card(6), card(7))))
     assert not ruling.applies and ruling.reason.code == "not_in_deck"
     assert g.judge(next_round, Market((card(5), card(6)))).reason.code == "market_size"
+
+
+@pytest.mark.parametrize(
+    ("line", "card_", "fits_"),
+    [
+        ([], card(50), True),
+        ([], "bet:+5", True),
+        (["bet:+5"], card(50), True),
+        ([card(50)], card(1), True),
+        ([card(50)], card(100), True),
+        ([card(50), card(51)], card(49), False),  # rising from the second card
+        ([card(50), card(49)], card(51), False),  # falling from the second card
+        ([card(50), "bet:+3", card(40)], card(39), True),
+        ([card(50), "bet:+3", card(40)], card(45), False),
+        ([card(50), card(60)], "bet:+3", True),
+        (["bet:+4", card(50), card(60)], "bet:+3", False),
+    ],
+)
+def test_direction_table(line: list[str], card_: str, fits_: bool) -> None:
+    assert fits(line, card_) is fits_
+
+
+@pytest.mark.parametrize(
+    ("line", "hand", "must_close"),
+    [
+        ((card(60), card(70)), (card(5), card(6)), True),  # nothing fits, hand full, hand useless
+        ((card(60), card(70)), (card(5), card(80)), False),  # play 80 from hand first: room in hand
+        ((card(60), card(70)), (card(5),), False),  # room in hand
+        ((card(60), card(50)), (card(5), card(6)), False),  # a falling line takes 40, 30...
+        ((), (card(5), card(6)), False),  # an empty line takes anything
+    ],
+)
+def test_forced_close_table(line: tuple[str, ...], hand: tuple[str, ...], must_close: bool) -> None:
+    """'Must close when no market card can be played or kept': the player may first play a hand
+    card to make room; otherwise taking is refused until the line is closed."""
+    g = game(2)
+    state = with_seat(dealt(g, [card(10), card(20), card(30), card(40)]), 0, line=line, hand=hand)
+    takes = [Take(0, c, to) for c in state.market for to in ("line", "hand")]
+    plays = [Play(0, c) for c in hand if g.judge(state, Play(0, c)).applies]
+    reachable = [state] + [g.apply(state, p)[0] for p in plays]
+    can_take = any(g.judge(s, t).applies for s in reachable for t in takes)
+    assert can_take is not must_close
+    assert not g.judge(state, EndTurn(0)).applies
+    if must_close:
+        closed, ruling = g.apply(state, Close(0, ()))
+        assert ruling.valid and all(g.judge(closed, Take(0, c, "line")).applies for c in closed.market)
+
+
+def test_market_bets_are_discarded_and_the_deck_goes_to_the_jackpots_at_the_end() -> None:
+    g = game(2, bets={"3": 2, "4": 0, "5": 0})
+    keep = (card(1), card(2), "bet:+3", card(4), card(5), "bet:+3")
+    state = replace(
+        g.initial_state(),
+        deck=tuple(sorted(keep)),
+        discard=tuple(sorted(c for c in g.deck.cards if c not in keep)),
+    )
+    state, _ = g.apply(state, Market((card(1), card(2), "bet:+3", card(4))))
+    for p, c in ((0, card(1)), (1, card(2))):
+        state, _ = g.apply(state, Take(p, c, "line"))
+        state, ruling = g.apply(state, EndTurn(p))
+    assert ruling.reason.code == "last_round"  # two cards left: no market of four
+    assert state.deck == () and state.market == ()
+    assert state.jackpots[3] == (card(4),) and state.jackpots[0] == (card(5),)
+    assert state.discard.count("bet:+3") == 2
+    assert not g.check_state(state)
+
+
+def test_end_of_game_plays_start_from_the_new_first_player_and_win_jackpots() -> None:
+    """Decision: the token passes at the end of the last round, as after every round; the final
+    plays start from its new holder. A third card of a colour played then wins its jackpot,
+    which now holds the rest of the deck."""
+    g = game(2, bets={"3": 0, "4": 0, "5": 0})
+    keep = (card(11), card(12), card(13), card(14), card(15))  # diamond star heart leaf diamond
+    seats = (
+        Seat(line=(card(3),), hand=(card(19),)),  # 3 and 19 are diamonds
+        Seat(line=(card(90), card(80)), hand=(card(70), card(60))),
+    )
+    held = {*keep, card(3), card(19), card(90), card(80), card(70), card(60)}
+    state = replace(
+        g.initial_state(),
+        seats=seats,
+        deck=keep,
+        discard=tuple(c for c in g.deck.cards if c not in held),
+        round=20,
+        first_player=1,
+    )
+    assert not g.check_state(state)
+    state, _ = g.apply(state, Market(keep[:4]))
+    assert g.current_player(state) == 1
+    for action in (Take(1, card(12), "line"), EndTurn(1), Take(0, card(11), "line")):
+        state, ruling = g.apply(state, action)
+        assert ruling.valid, ruling.reason.en
+    state, ruling = g.apply(state, EndTurn(0))
+    assert ruling.reason.code == "last_round" and "from P0" in ruling.reason.en
+    assert state.phase == FINAL_PLAYS and state.first_player == 0 and g.current_player(state) == 0
+    assert state.jackpots[2] == (card(15),)  # the deck's last card, under the diamond jackpot
+    state, ruling = g.apply(state, Play(0, card(19)))
+    assert ruling.details["jackpot"] == [card(15)] and card(15) in state.seats[0].score_pile
+    # P1's falling line (90 80 12) takes neither 70 nor 60: every line is closed now, from P0
+    assert state.phase == FINAL_CLOSE and g.current_player(state) == 0
+    state, _ = g.apply(state, Close(0, ()))
+    state, _ = g.apply(state, Close(1, ()))
+    assert state.phase == OVER and [s.score for s in state.seats] == [1, 0]
+    assert g.outcome(state).reason.en == "P0 wins with 1 point."
+    assert g.outcome(state).reason.fr == "P0 gagne avec 1 point."
+
+
+def test_a_line_holding_only_a_bet_closes_to_its_malus() -> None:
+    g = game(2)
+    state = with_seat(dealt(g, [card(10), card(20), card(30), card(40)]), 0, line=("bet:+4",))
+    state, ruling = g.apply(state, Close(0, ()))
+    assert ruling.valid and state.seats[0].tokens == (-4,) and ruling.reason.en.endswith("Bet lost: -4.")
+    assert ruling.reason.fr == "P0 ferme sa ligne : aucune carte ne marque. Pari raté : -4."
+
+
+def test_ties_name_every_winner_in_both_languages() -> None:
+    g = game(3)
+    outcome = g.outcome(replace(g.initial_state(), phase=OVER, deck=(), discard=g.deck.cards))
+    assert outcome.reason.en == "P0, P1 and P2 share the victory with 0 points."
+    assert outcome.reason.fr == "P0, P1 et P2 se partagent la victoire avec 0 point."
+
+
+def moved(obj: dict, card_: str, to: list[str]) -> None:
+    """Moves ``card_`` from the JSON state's deck to the end of ``to``."""
+    obj["deck"].remove(card_)
+    to.append(card_)
+
+
+def good_json(g: LineItGame) -> dict:
+    state = with_seat(dealt(g, [card(10), card(20), card(30), card(40)]), 0, line=(card(1), card(5)))
+    return g.state_to_json(state)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda s: s.update(phase="play"), "unknown phase"),
+        (lambda s: s.update(step=7), "step 7"),
+        (lambda s: s.update(step=True), "not int"),
+        (lambda s: s.update(first_player=-1), "first player"),
+        (lambda s: s.update(round=0), "before the first market"),
+        (lambda s: s.update(market=s["market"][:3]), "cards lost"),
+        (lambda s: s["seats"][0].update(hand=["1:spade"]), "not of the deck: ['1:spade']"),
+        (lambda s: s["seats"][0].update(hand=["999:heart"]), "not of the deck"),
+        (lambda s: s["seats"][0].update(line=["5:heart", "1:heart", 1]), "not a list of cards"),
+        (lambda s: s["seats"][0].update(hand=["5:heart"]), "twice: ['5:heart']"),
+        (lambda s: moved(s, "3:diamond", s["seats"][0]["line"]), "not strictly monotonic"),
+        (lambda s: s["seats"][0].update(tokens=[7]), "tokens"),
+        (lambda s: s["seats"][0].update(tokens=["3"]), "not integers"),
+        (lambda s: s["turn"].update(took="yes"), "not bool"),
+        (lambda s: s["turn"].update(extra=True), "must hold"),
+        (lambda s: s.pop("deck"), "no 'deck'"),
+        (lambda s: moved(s, "14:leaf", s["jackpots"]["heart"]), "heart jackpot"),
+        (lambda s: moved(s, "bet:+3", s["jackpots"]["heart"]), "heart jackpot"),
+        (lambda s: s.update(seats=s["seats"][:1]), "1 seats for 2 players"),
+    ],
+)
+def test_broken_states_from_json_raise_one_line(change: object, words: str) -> None:
+    g = game(2)
+    obj = good_json(g)
+    assert g.state_from_json(obj) == g.state_from_json(json.loads(json.dumps(obj)))
+    change(obj)  # type: ignore[operator]
+    with pytest.raises(InvalidState) as info:
+        g.state_from_json(obj)
+    assert words in str(info.value) and "\n" not in str(info.value)

@@ -248,14 +248,10 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
     def parse_action(self, obj: Mapping[str, JSON]) -> TwixtAction:
         kind = require(obj, "type", str)
         if kind == "peg":
-            return Place(self.parse_player(obj), parse_hole(require(obj, "at", str)))
+            return Place(self.parse_player(obj), _hole(obj, "at"))
         if kind in ("link", "unlink"):
             cls = Link if kind == "link" else Unlink
-            return cls(
-                self.parse_player(obj),
-                parse_hole(require(obj, "from", str)),
-                parse_hole(require(obj, "to", str)),
-            )
+            return cls(self.parse_player(obj), _hole(obj, "from"), _hole(obj, "to"))
         if kind == "swap":
             return Swap(self.parse_player(obj))
         if kind == "pass":
@@ -616,6 +612,15 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
         if not self.free_holes(state, 1 - c):
             return AgreeDraw()
         return Pass(s)
+
+
+def _hole(obj: Mapping[str, JSON], key: str) -> Hole:
+    """The hole named by ``obj[key]``; a malformed one raises quoting the whole action."""
+    text = require(obj, key, str)
+    try:
+        return parse_hole(text)
+    except MalformedAction as exc:
+        raise MalformedAction(f"{exc} (in action {dict(obj)!r})") from None
 
 
 def _short(obj: object, limit: int = 100) -> str:

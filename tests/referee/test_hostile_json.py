@@ -1,4 +1,4 @@
-"""Hostile JSON against Twin It, Trio and The Mind: only malformed input raises, always a
+"""Hostile JSON against every game: only malformed input raises, always a
 :class:`RefereeError` with one line quoting the input; anything that parses gets a ruling, judge
 changes nothing and apply gives the same ruling; a broken state from JSON raises InvalidState."""
 
@@ -14,7 +14,13 @@ from referee.errors import InvalidState, MalformedAction, RefereeError
 from referee.protocol import Game
 from referee.registry import make_game
 
-PLAYERS = {"twinit": ["Ana", "Ben", "Cy"], "trio": ["Ana", "Ben", "Cy"], "themind": ["Ana", "Ben"]}
+PLAYERS = {
+    "twinit": ["Ana", "Ben", "Cy"],
+    "trio": ["Ana", "Ben", "Cy"],
+    "themind": ["Ana", "Ben"],
+    "lineit": ["Ana", "Ben", "Cy"],
+    "twixt": ["Ana", "Ben"],
+}
 HUGE = list(range(5000))
 
 BAD_ACTIONS: list[tuple[str, Any]] = [
@@ -73,6 +79,38 @@ BAD_ACTIONS: list[tuple[str, Any]] = [
     ("themind", {"type": "discard", "player": 0, "cards": [[1]]}),
     ("themind", {"type": "discard", "player": 0, "cards": [*HUGE, -1]}),
     ("themind", {"type": "reveal", "cards": {"a": 1}}),
+    # Line-it
+    ("lineit", {"type": "market", "cards": "57:heart"}),
+    ("lineit", {"type": "market", "cards": [*HUGE[:40], "57:heart"]}),
+    ("lineit", {"type": "market", "cards": [["57:heart"]]}),
+    ("lineit", {"type": "take", "player": 0, "card": "57:leaf", "to": "line"}),
+    ("lineit", {"type": "take", "player": 0, "card": "057:heart", "to": "line"}),
+    ("lineit", {"type": "take", "player": 0, "card": "５７:heart", "to": "line"}),
+    ("lineit", {"type": "take", "player": 0, "card": "57:heart", "to": "pocket"}),
+    ("lineit", {"type": "take", "player": 0, "card": "57:heart"}),
+    ("lineit", {"type": "take", "player": -1, "card": "57:heart", "to": "hand"}),
+    ("lineit", {"type": "take", "player": "Zoé", "card": "57:heart", "to": "hand"}),
+    ("lineit", {"type": "play", "player": 0, "card": "bet:+7"}),
+    ("lineit", {"type": "play", "player": 0, "card": 57}),
+    ("lineit", {"type": "play", "player": 0, "card": None}),
+    ("lineit", {"type": "close", "player": 0, "discard": "1:heart"}),
+    ("lineit", {"type": "close", "player": 0, "discard": [{"x": [1]}]}),
+    ("lineit", {"type": "close", "player": 3}),
+    ("lineit", {"type": "end_turn"}),
+    ("lineit", {"type": "pass", "player": 1.0}),
+    # Twixt
+    ("twixt", {"type": "peg", "player": 0}),
+    ("twixt", {"type": "peg", "player": 0, "at": 11}),
+    ("twixt", {"type": "peg", "player": 0, "at": "D0"}),
+    ("twixt", {"type": "peg", "player": 0, "at": "D100"}),
+    ("twixt", {"type": "peg", "player": 0, "at": ["D", 4]}),
+    ("twixt", {"type": "peg", "player": 2, "at": "D4"}),
+    ("twixt", {"type": "peg", "player": True, "at": "D4"}),
+    ("twixt", {"type": "link", "player": 0, "from": "D4", "to": "E-6"}),
+    ("twixt", {"type": "link", "player": 0, "from": "D4"}),
+    ("twixt", {"type": "unlink", "player": 0, "from": {"x": 1}, "to": "E6"}),
+    ("twixt", {"type": "swap"}),
+    ("twixt", {"type": "resign", "player": HUGE}),
 ]
 
 
@@ -87,20 +125,27 @@ def test_malformed_actions_raise_one_line_quoting_the_input(name: str, obj: Any)
     assert quoted in message
 
 
-def _mutate(value: Any, rng: random.Random) -> Any:
-    junk = [None, True, -1, 10**12, 2.5, "", "Ana", [], {}, [0, 1], {"table": 0}, [[1]], HUGE[:50]]
+JUNK = [None, True, -1, 10**12, 2.5, "", "Ana", [], {}, [0, 1], {"table": 0}, [[1]], HUGE[:50]]
+PLAUSIBLE = {
+    "lineit": ["57:heart", "bet:+3", "line", "hand", "Ben", 1],
+    "twixt": ["D4", "E6", "X24", "A1", "Z9", "Ben", 1],
+}
+"""Per game, values that parse in some field, so that mutated actions also reach the rules."""
+
+
+def _mutate(value: Any, rng: random.Random, junk: list[Any] = JUNK) -> Any:
     if isinstance(value, dict) and value:
         out = dict(value)
         key = rng.choice(sorted(out))
         if rng.random() < 0.25:
             del out[key]
         else:
-            out[key] = _mutate(out[key], rng) if rng.random() < 0.4 else rng.choice(junk)
+            out[key] = _mutate(out[key], rng, junk) if rng.random() < 0.4 else rng.choice(junk)
         return out
     if isinstance(value, list) and value and rng.random() < 0.6:
         out_list = list(value)
         i = rng.randrange(len(out_list))
-        out_list[i] = _mutate(out_list[i], rng) if rng.random() < 0.5 else rng.choice(junk)
+        out_list[i] = _mutate(out_list[i], rng, junk) if rng.random() < 0.5 else rng.choice(junk)
         return out_list
     return rng.choice(junk)
 
@@ -128,7 +173,7 @@ def test_mutated_actions_raise_cleanly_or_get_a_ruling_that_changes_nothing(name
     outcomes = {"raised": 0, "ruled": 0}
     for _ in range(600):
         state = rng.choice(states)
-        obj = _mutate(game.action_to_json(rng.choice(actions)), rng)
+        obj = _mutate(game.action_to_json(rng.choice(actions)), rng, JUNK + PLAUSIBLE.get(name, []))
         try:
             action = game.parse_action(obj)
         except RefereeError as exc:

@@ -45,9 +45,17 @@ class Deck:
         return frozenset(self.cards)
 
     @cached_property
-    def colour_by_card(self) -> Mapping[str, str]:
-        """The colour of every card of the deck (``""`` for bet cards), for fast whole-state checks."""
-        return {c: ("" if is_bet(c) else colour(c)) for c in self.cards}
+    def by_colour(self) -> Mapping[str, frozenset[str]]:
+        """The number cards of each colour (``""``: the bet cards), for fast whole-state checks."""
+        out: dict[str, set[str]] = {c: set() for c in ("", *COLOURS)}
+        for card in self.cards:
+            out["" if is_bet(card) else colour(card)].add(card)
+        return {c: frozenset(cards) for c, cards in out.items()}
+
+    @cached_property
+    def numbers(self) -> frozenset[str]:
+        """The number cards."""
+        return self.card_set - self.by_colour[""]
 
     def check_card(self, card: object, action: Mapping[str, object]) -> str:
         """``card`` if it is a card of this deck, exactly as records write it, else

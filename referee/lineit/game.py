@@ -20,6 +20,7 @@ at the end of the last round; cards left in hand at the end score nothing.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 from collections import Counter
@@ -151,9 +152,9 @@ class LineItGame(Game[LineItState, Action]):
         problems: list[str] = []
         if list(state.deck) != sorted(state.deck) or list(state.discard) != sorted(state.discard):
             problems.append("deck and discard must be kept sorted")
-        colour_of = self.deck.colour_by_card
+        by_colour, numbers = self.deck.by_colour, self.deck.numbers
         for col, jackpot in zip(C.COLOURS, state.jackpots, strict=True):
-            if any(colour_of[c] != col for c in jackpot):
+            if not by_colour[col].issuperset(jackpot):
                 problems.append(f"the {col} jackpot holds a card of another kind: {list(jackpot)}")
         tokens = 0
         for p, seat in enumerate(state.seats):
@@ -161,18 +162,20 @@ class LineItGame(Game[LineItState, Action]):
             if len(seat.hand) > 2:
                 problems.append(f"player {p} holds {len(seat.hand)} cards (at most 2)")
             if len(seat.line) > 1:
-                if sum(1 for c in seat.line if not colour_of[c]) > 1:
+                if len(seat.line) - len(numbers.intersection(seat.line)) > 1:
                     problems.append(f"player {p}'s line holds more than one bet card")
-                numbers = line_numbers(seat.line)
-                steps = {(b > a) - (b < a) for a, b in itertools.pairwise(numbers)}
+                values = line_numbers(seat.line)
+                steps = {(b > a) - (b < a) for a, b in itertools.pairwise(values)}
                 if 0 in steps or len(steps) > 1:
-                    problems.append(f"player {p}'s line is not strictly monotonic: {numbers}")
-            if not all(colour_of[c] for c in seat.score_pile):
+                    problems.append(f"player {p}'s line is not strictly monotonic: {values}")
+            if not numbers.issuperset(seat.score_pile):
                 problems.append(f"player {p}'s score pile holds a bet card")
             if not TOKEN_VALUES.issuperset(seat.tokens):
                 problems.append(f"player {p}'s tokens {list(seat.tokens)} are not all +-3, 4 or 5")
-        if tokens > sum(1 for c in state.discard if not colour_of[c]):
-            problems.append(f"{tokens} bet tokens but fewer bet cards spent")
+        # Bet cards sort after number cards ("bet:" > digits): those of the sorted discard are its end.
+        spent = len(state.discard) - bisect.bisect_left(state.discard, "bet:")
+        if tokens > spent:
+            problems.append(f"{tokens} bet tokens but only {spent} bet cards spent")
         return problems
 
     def _check_flow(self, state: LineItState) -> list[str]:

@@ -33,11 +33,10 @@ def fits(line: Sequence[str], card: str) -> bool:
     numbers = line_numbers(line)
     if not numbers:
         return True
-    n = C.number(card)
-    d = direction(line)
-    if d == 0:
-        return n != numbers[-1]
-    return (n - numbers[-1]) * d > 0
+    step = C.number(card) - numbers[-1]
+    if len(numbers) < 2:
+        return step != 0
+    return step * (numbers[1] - numbers[0]) > 0
 
 
 def bet_result(line: Sequence[str]) -> int:

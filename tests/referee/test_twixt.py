@@ -482,10 +482,56 @@ def test_colours_are_configurable_and_named_in_both_languages() -> None:
     g = game(colours=["white", "black"])
     s, ruling = g.apply(play(g, [peg(0, "E5")]), Swap(1))
     assert ruling.reason.en == (
-        "Ben swaps: the peg at E5 stays and becomes Ben's; Ben now plays white, Ana plays black and moves next."
+        "Ben swaps: the peg at E5 stays and becomes Ben's; Ben now plays white, Ana plays black "
+        "and moves next."
     )
     assert ruling.reason.fr == (
         "Ben échange : le picot en E5 reste et devient celui de Ben ; Ben joue maintenant avec les picots "
         "blancs ; Ana prend les picots noirs et joue le coup suivant."
     )
     assert [p["colour"] for p in g.scores(s)["players"]] == ["black", "white"]
+
+
+def reference_can_connect_standard(g: TwixtGame, state: TwixtState, colour: int) -> bool:
+    """Standard rules' relaxation by breadth-first search: any link may still be removed by its
+    owner, so a path may use the colour's pegs and every free hole it may peg, by knight steps."""
+    b = g.board
+    other = state.pegs[1 - colour]
+    usable = {h for h in b.allowed[colour] if h not in other}
+    axis = 1 if colour == 0 else 0
+    todo = deque(h for h in usable if b.xy(h)[axis] == 0)
+    seen = set(todo)
+    while todo:
+        h = todo.popleft()
+        if b.xy(h)[axis] == g.size - 1:
+            return True
+        for nb, _ in b.neighbours[h]:
+            if nb in usable and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return False
+
+
+def test_standard_draw_check_agrees_with_breadth_first_search() -> None:
+    """Under standard rules the draw check ignores links (each may still be removed): on random
+    peg layouts it must say 'can connect' exactly when a knight path through own pegs and free
+    holes exists."""
+    g = game("standard", size=6)
+    b = g.board
+    rng = random.Random(5)
+    verdicts = set()
+    for _ in range(300):
+        density = rng.uniform(0.2, 0.8)
+        pegs: tuple[set[int], set[int]] = (set(), set())
+        for h in b.holes:
+            if rng.random() < density:
+                colour = rng.randrange(2)
+                if h in b.allowed[colour]:
+                    pegs[colour].add(h)
+        s = TwixtState(pegs=(frozenset(pegs[0]), frozenset(pegs[1])))
+        for colour in (0, 1):
+            expected = reference_can_connect_standard(g, s, colour)
+            assert g.can_connect(s, colour) == expected, (colour, g.state_to_json(s))
+            verdicts.add(expected)
+        assert g.is_dead_draw(s) == (not any(reference_can_connect_standard(g, s, c) for c in (0, 1)))
+    assert verdicts == {True, False}

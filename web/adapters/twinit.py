@@ -61,6 +61,8 @@ SET_SETTLE_S = 1.5
 """Cooperative minute: a set laid in a player's area counts once it has stayed this long (a
 third card may still come), or at once with three cards."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
+RECENT_VIEWS = 48
+"""Places whose newest view is kept (a table holds fewer cards in sight)."""
 
 
 class Matcher:
@@ -203,8 +205,8 @@ class TwinItAdapter(GameAdapter):
                 self.recent.append(spot)
             else:
                 self.recent[i] = spot
-        if len(self.recent) > 200:
-            self.recent = self.recent[-200:]
+        if len(self.recent) > RECENT_VIEWS:
+            self.recent = self.recent[-RECENT_VIEWS:]
 
     def _latest_view(self, spot: Spot) -> np.ndarray:
         i = nearest(self.recent, spot.center, 0.25 * self.stable.card_px)

@@ -417,7 +417,7 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
         data = Path(tmp)
         truth_path = data / "truth.jsonl"
         port = _free_port()
-        proc = _start("demo", port, data / "demo", seed, 15.0, repeat, truth_path)
+        proc = _start("demo", port, data / "demo", seed, 10.0, repeat, truth_path)
         watch = ProcWatch(proc.pid)
         watch.start()
         truth = _scenario_truth([seed + k for k in range(repeat)])

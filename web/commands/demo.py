@@ -16,7 +16,7 @@ from pathlib import Path
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=("twinit", "twixt"), default="twinit", help="the demo's game")
     parser.add_argument("--seed", type=int, default=0, help="scenario seed (default 0)")
-    parser.add_argument("--fps", type=float, default=15.0, help="frames per second rendered (default 15)")
+    parser.add_argument("--fps", type=float, default=10.0, help="frames per second rendered (default 10)")
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default loopback)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.errors import InvalidState
@@ -71,31 +71,28 @@ class LineItState:
     turn: Turn = Turn()
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "seats":
-                value = [
-                    {
-                        "line": list(s.line),
-                        "hand": list(s.hand),
-                        "score_pile": list(s.score_pile),
-                        "tokens": list(s.tokens),
-                    }
-                    for s in value
-                ]
-            elif f.name == "turn":
-                value = {
-                    "took": value.took,
-                    "played_from_hand": value.played_from_hand,
-                    "closed": value.closed,
+        """The state as plain JSON: one key per field; jackpots keyed by colour."""
+        t = self.turn
+        return {
+            "phase": self.phase,
+            "seats": [
+                {
+                    "line": list(s.line),
+                    "hand": list(s.hand),
+                    "score_pile": list(s.score_pile),
+                    "tokens": list(s.tokens),
                 }
-            elif f.name == "jackpots":
-                value = {c: list(j) for c, j in zip(C.COLOURS, value, strict=True)}
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
-        return out
+                for s in self.seats
+            ],
+            "deck": list(self.deck),
+            "market": list(self.market),
+            "jackpots": dict(zip(C.COLOURS, map(list, self.jackpots), strict=True)),
+            "discard": list(self.discard),
+            "round": self.round,
+            "first_player": self.first_player,
+            "step": self.step,
+            "turn": {"took": t.took, "played_from_hand": t.played_from_hand, "closed": t.closed},
+        }
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> LineItState:

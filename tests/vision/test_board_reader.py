@@ -67,7 +67,7 @@ def test_hand_covered_holes_abstain_and_are_never_misread() -> None:
     assert under.sum() > 20
     assert (reading.matrix[under] < 0).all()
     assert reading.hand_over_board
-    far = spec.valid_mask() & ~covered.covered(30.0)  # the reader abstains about a hole around a hand
+    far = spec.valid_mask() & ~covered.covered(45.0)  # the reader abstains up to two holes around a hand
     assert (reading.matrix[far] == truth.pegs[far]).all()
 
 

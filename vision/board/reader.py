@@ -48,6 +48,10 @@ SPREAD_DEFAULT = 0.1
 """Per-channel spread of a class until it has enough members to measure its own."""
 SPREAD_Z = 3.5
 """A point farther than this many of its class's spreads (root mean square) matches nothing."""
+MIN_HAND_CELLS = 3
+"""Occluded cells count as a hand only in groups of at least this many."""
+NEAR_HAND = 0.7
+"""Next to a covered hole, a hole abstains from this fraction of the usual limits."""
 CHROMA_TOL = 0.2
 """How far a point's hue (its log colour less its mean, centre and ring) may be from its class's."""
 OUTLIER_NOMINAL = 1.2
@@ -164,6 +168,7 @@ class BoardReader:
         self.prototypes = spec.prototypes()
         self._adapted = np.zeros(3, bool)
         self._spread = np.full((3, 6), SPREAD_DEFAULT)
+        self._suspect = np.zeros((n, n), bool)
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
         self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
@@ -242,6 +247,16 @@ class BoardReader:
         # extreme brightness means something lies on the board.
         occluded = (chroma > limit) | (bright < -1.3) | (bright > 0.8)
         occluded &= ~self.printed
+        if occluded.any():
+            # A hand covers several cells; a lone odd cell is a link's or a peg's blur.
+            _n, lab, stats, _ = cv2.connectedComponentsWithStats(occluded.astype(np.uint8), connectivity=8)
+            small = np.nonzero(stats[:, cv2.CC_STAT_AREA] < MIN_HAND_CELLS)[0]
+            lone = np.isin(lab, small[small > 0])
+            occluded &= ~lone
+            # ... or a fingertip: the holes beside it must match their class more closely.
+            self._suspect = lone[:-1, :-1] | lone[:-1, 1:] | lone[1:, :-1] | lone[1:, 1:]
+        else:
+            self._suspect = np.zeros((n, n), bool)
         if hand_cells is not None:
             occluded |= hand_cells
         # Each hole's board colour: the model plus the median residual of its clean cells.
@@ -389,6 +404,23 @@ class BoardReader:
         covered = self._covered(occluded) if covered is None else covered
         covered = covered & self.valid
         outlier = (dmin >= 1.0) & self.valid
+        if outlier.sum() >= MIN_HAND_CELLS:
+            # Holes that match nothing, side by side, are something lying on the board (a hand
+            # the board's own colour escapes the cells' hue test but hides the holes): it covers
+            # them and their neighbours.
+            _n, lab, stats, _ = cv2.connectedComponentsWithStats(outlier.astype(np.uint8), connectivity=8)
+            big = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= MIN_HAND_CELLS)[0]
+            blob = np.isin(lab, big[big > 0])
+            if blob.any():
+                covered = covered | (
+                    cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & self.valid
+                )
+        if covered.any() or self._suspect.any():
+            # Beside a hand (fingers the colour of the board escape the cells' test), a hole must
+            # match its class more closely.
+            beside = cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+            beside |= self._suspect
+            outlier |= (dmin >= NEAR_HAND) & beside & self.valid
         guess = np.where(self.valid, label, 0).astype(np.int8)
         matrix = guess.copy()
         unknown = covered | outlier | (conf < UNSURE)

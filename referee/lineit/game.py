@@ -20,8 +20,6 @@ at the end of the last round; cards left in hand at the end score nothing.
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -43,13 +41,13 @@ from referee.lineit.actions import (
     action_to_json,
     parse_action,
 )
+from referee.lineit.checks import check_state
 from referee.lineit.lines import bet_result, direction, fits, line_numbers, third_of_colour
 from referee.lineit.state import (
     DEAL,
     FINAL_CLOSE,
     FINAL_PLAYS,
     OVER,
-    PHASES,
     TURNS,
     LineItState,
     Seat,
@@ -59,9 +57,6 @@ from referee.lineit.state import (
 from referee.memo import LastResolution
 from referee.protocol import Game, GameConfig
 from referee.types import JSON, Outcome, Reason, Ruling
-
-TOKEN_VALUES = frozenset(v * s for v in C.BET_VALUES for s in (1, -1))
-"""The bonus and malus tokens: +3 +4 +5 and -3 -4 -5."""
 
 
 def _remove(pool: Sequence[str], cards: Sequence[str]) -> tuple[str, ...] | None:
@@ -116,100 +111,7 @@ class LineItGame(Game[LineItState, Action]):
         return state
 
     def check_state(self, state: LineItState) -> list[str]:
-        n = self.num_players
-        if len(state.seats) != n:
-            return [f"{len(state.seats)} seats for {n} players"]
-        everything: list[str] = [*state.deck, *state.market, *state.discard]
-        for jackpot in state.jackpots:
-            everything.extend(jackpot)
-        for seat in state.seats:
-            everything.extend(seat.line)
-            everything.extend(seat.hand)
-            everything.extend(seat.score_pile)
-        if sorted(everything) != list(self.deck.cards):
-            return self._card_count_problems(everything)
-        problems = self._check_cards(state)
-        problems += self._check_flow(state)
-        return problems
-
-    def _card_count_problems(self, everything: list[str]) -> list[str]:
-        deck = Counter(self.deck.cards)
-        extra = Counter(everything) - deck
-        problems = []
-        lost = sorted((deck - Counter(everything)).elements())
-        if lost:
-            problems.append(f"cards lost: {lost}")
-        unknown = sorted(c for c in extra.elements() if c not in deck)
-        if unknown:
-            problems.append(f"cards not of the deck: {unknown}")
-        twice = sorted(c for c in extra.elements() if c in deck)
-        if twice:
-            problems.append(f"cards twice: {twice}")
-        return problems
-
-    def _check_cards(self, state: LineItState) -> list[str]:
-        """Where the cards lie: sorted piles, jackpots of their colour, hands, lines, score piles."""
-        problems: list[str] = []
-        if list(state.deck) != sorted(state.deck) or list(state.discard) != sorted(state.discard):
-            problems.append("deck and discard must be kept sorted")
-        by_colour, numbers = self.deck.by_colour, self.deck.numbers
-        for col, jackpot in zip(C.COLOURS, state.jackpots, strict=True):
-            if not by_colour[col].issuperset(jackpot):
-                problems.append(f"the {col} jackpot holds a card of another kind: {list(jackpot)}")
-        tokens = 0
-        for p, seat in enumerate(state.seats):
-            tokens += len(seat.tokens)
-            if len(seat.hand) > 2:
-                problems.append(f"player {p} holds {len(seat.hand)} cards (at most 2)")
-            if len(seat.line) > 1:
-                if len(seat.line) - len(numbers.intersection(seat.line)) > 1:
-                    problems.append(f"player {p}'s line holds more than one bet card")
-                values = line_numbers(seat.line)
-                steps = {(b > a) - (b < a) for a, b in itertools.pairwise(values)}
-                if 0 in steps or len(steps) > 1:
-                    problems.append(f"player {p}'s line is not strictly monotonic: {values}")
-            if not numbers.issuperset(seat.score_pile):
-                problems.append(f"player {p}'s score pile holds a bet card")
-            if not TOKEN_VALUES.issuperset(seat.tokens):
-                problems.append(f"player {p}'s tokens {list(seat.tokens)} are not all +-3, 4 or 5")
-        # Bet cards sort after number cards ("bet:" > digits): those of the sorted discard are its end.
-        spent = len(state.discard) - bisect.bisect_left(state.discard, "bet:")
-        if tokens > spent:
-            problems.append(f"{tokens} bet tokens but only {spent} bet cards spent")
-        return problems
-
-    def _check_flow(self, state: LineItState) -> list[str]:
-        """Whose turn and what is on the table, against the phase."""
-        n = self.num_players
-        problems: list[str] = []
-        if state.phase not in PHASES:
-            return [f"unknown phase {state.phase!r}: expected one of {', '.join(PHASES)}"]
-        if not 0 <= state.first_player < n:
-            problems.append(f"first player {state.first_player} is not a seat 0..{n - 1}")
-        if state.round < 0:
-            problems.append(f"round {state.round} is negative")
-        if state.phase != TURNS and state.turn != Turn():
-            problems.append(f"turn flags set outside the players' turns ({state.phase})")
-        limit = {DEAL: 1, TURNS: n, FINAL_PLAYS: 2 * n, FINAL_CLOSE: n, OVER: n + 1}[state.phase]
-        if not 0 <= state.step < limit:
-            problems.append(f"step {state.step} is outside 0..{limit - 1} in phase {state.phase}")
-        if state.phase == TURNS:
-            expected = self.market_size - state.step - int(state.turn.took)
-            if len(state.market) != expected:
-                problems.append(
-                    f"{len(state.market)} market cards after {state.step} turns, expected {expected}"
-                )
-            if state.round < 1:
-                problems.append("players' turns before the first market")
-        elif state.market:
-            problems.append(f"a market outside the players' turns ({state.phase})")
-        if state.phase == DEAL and len(state.deck) < self.market_size:
-            problems.append(f"a market is due but the deck holds {len(state.deck)} cards")
-        if state.phase in (FINAL_PLAYS, FINAL_CLOSE, OVER) and state.deck:
-            problems.append(f"the deck still holds {len(state.deck)} cards at the end of the game")
-        if state.phase == OVER and any(seat.line for seat in state.seats):
-            problems.append("a line is still open after the game")
-        return problems
+        return check_state(state, self.deck, self.num_players)
 
     # -- actions -----------------------------------------------------------------------------
     def parse_action(self, obj: Mapping[str, JSON]) -> Action:

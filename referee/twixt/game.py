@@ -37,7 +37,6 @@ DEFAULT_SIZE = 24
 DEFAULT_COLOURS = ("red", "black")
 OPTIONS = ("size", "auto_link", "pie", "colours")
 BORDERS = ("top and bottom rows", "left and right columns")
-BORDERS_FR = ("rangées du haut et du bas", "colonnes de gauche et de droite")
 
 _ACTION_TYPES = ("peg", "link", "unlink", "swap", "pass", "resign", "agree_draw")
 
@@ -364,9 +363,9 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
         between two of them (a future link) is open unless a link of the other colour that can
         never go away crosses it. Under PP rules links are never removed, so every opposing link
         is permanent; under standard rules every link may still be removed by its owner, so only
-        pegs count. The future links of a path may cross each other in the relaxation (under
-        standard rules, a shortest path's links could still be rearranged). So ``False`` is a
-        proof: no continuation connects ``colour``.
+        pegs count. The future links of a path may cross each other in the relaxation, and the other
+        colour's future pegs and links are ignored: both only make it more favourable. So ``False``
+        is a proof: no continuation connects ``colour``.
         """
         b = self.board
         usable = b.allowed_mask[colour] & ~mask(state.pegs[1 - colour])

@@ -186,9 +186,6 @@ class Board:
         a = lid >> 2
         return a, a + self.offsets[lid & 3]
 
-    def is_link(self, lid: int) -> bool:
-        return lid in self.crosses
-
     # -- bitboards ---------------------------------------------------------------------------
     def block_masks(self, lid: int) -> tuple[int, ...]:
         """For each of the 8 directions, the holes from which a step in that direction crosses ``lid``."""

@@ -200,8 +200,8 @@ def no_pass() -> Ruling:
 def market_dealt(round_no: int, cards: Sequence[str]) -> Ruling:
     return valid(
         "market_dealt",
-        f"Round {round_no}: the market is {join_en(map(_en, cards))}.",
-        f"Manche {round_no} : le marché est {join_fr(map(_fr, cards))}.",
+        f"Round {round_no}: the market is dealt ({join_en(map(_en, cards))}).",
+        f"Manche {round_no} : le marché est constitué ({join_fr(map(_fr, cards))}).",
         cards=list(cards),
     )
 

@@ -211,6 +211,8 @@ class LineItGame(Game[LineItState, Action]):
         if market is None:
             return state, R.not_in_market(action.card)
         seat = state.seats[action.player]
+        if self.must_close(state, seat):
+            return state, R.must_close()
         won: list[str] | None = None
         if action.to == "hand":
             if len(seat.hand) >= 2:
@@ -222,6 +224,14 @@ class LineItGame(Game[LineItState, Action]):
             new, won = self._place(state, action.player, seat, action.card)
         new = replace(new, market=market, turn=replace(state.turn, took=True))
         return new, R.taken(self.players[action.player], action.card, action.to, won)
+
+    @staticmethod
+    def must_close(state: LineItState, seat: Seat) -> bool:
+        """Whether the player to take must close their line first: no market card fits it, the
+        hand is full and no hand card may be played to make room."""
+        if len(seat.hand) < 2 or any(fits(seat.line, c) for c in state.market):
+            return False
+        return state.turn.played_from_hand or not any(fits(seat.line, c) for c in seat.hand)
 
     def _play(self, state: LineItState, action: Play) -> tuple[LineItState, Ruling]:
         if state.phase == TURNS and state.turn.played_from_hand:

@@ -125,6 +125,14 @@ def hand_full() -> Ruling:
     )
 
 
+def must_close() -> Ruling:
+    return refused(
+        "must_close",
+        "No market card fits your line and your hand is full: close your line first.",
+        "Aucune carte du marché ne va dans ta ligne et ta main est pleine : ferme d'abord ta ligne.",
+    )
+
+
 def played_already() -> Ruling:
     return refused(
         "played_already",

@@ -295,6 +295,7 @@ def test_forced_close_table(line: tuple[str, ...], hand: tuple[str, ...], must_c
     reachable = [state] + [g.apply(state, p)[0] for p in plays]
     can_take = any(g.judge(s, t).applies for s in reachable for t in takes)
     assert can_take is not must_close
+    assert {g.judge(state, t).reason.code == "must_close" for t in takes} == {must_close}
     assert not g.judge(state, EndTurn(0)).applies
     if must_close:
         closed, ruling = g.apply(state, Close(0, ()))

@@ -79,6 +79,12 @@ CASES: list[tuple[str, Table, Action, str]] = [
     ("took_already", after(market, Take(0, card(10), "line")), Take(0, card(20), "hand"), ""),
     ("hand_full", seat0(hand=(card(50), card(60))), Take(0, card(10), "hand"), ""),
     (
+        "must_close",
+        seat0(line=(card(60), card(70)), hand=(card(5), card(6))),
+        Take(0, card(10), "hand"),
+        "No market card fits your line and your hand is full: close your line first.",
+    ),
+    (
         "breaks_line",
         seat0(line=(card(50), card(60))),
         Take(0, card(10), "line"),

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from referee.errors import InvalidState
+from referee.errors import InvalidState, MalformedAction
 from referee.french import join_en, join_fr
 from referee.lineit import cards as C
 from referee.lineit import reasons as R
@@ -145,6 +145,10 @@ class LineItGame(Game[LineItState, Action]):
             return self._market(state, action)
         if state.phase == DEAL:
             return state, R.market_due()
+        if type(action.player) is not int or not 0 <= action.player < self.num_players:
+            raise MalformedAction(
+                f"player {action.player!r} in {action!r} is not a seat 0..{self.num_players - 1}"
+            )
         expected = self.current_player(state)
         if action.player != expected:
             assert expected is not None

@@ -419,3 +419,11 @@ def test_broken_states_from_json_raise_one_line(change: object, words: str) -> N
     with pytest.raises(InvalidState) as info:
         g.state_from_json(obj)
     assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_an_action_built_in_python_for_no_seat_raises_malformed_action() -> None:
+    g = game(2)
+    state = dealt(g, [card(10), card(20), card(30), card(40)])
+    for action in (Take(2, card(10), "line"), EndTurn(-1), Close(True, ())):
+        with pytest.raises(MalformedAction):
+            g.judge(state, action)

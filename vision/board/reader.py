@@ -48,6 +48,9 @@ SPREAD_DEFAULT = 0.1
 """Per-channel spread of a class until it has enough members to measure its own."""
 SPREAD_Z = 3.5
 """A point farther than this many of its class's spreads (root mean square) matches nothing."""
+GLARE_HUE = 0.05
+"""Hue change left over once glare's pull towards grey is taken out, below which a cell is lit,
+not covered."""
 MIN_HAND_CELLS = 3
 """Occluded cells count as a hand only in groups of at least this many."""
 NEAR_HAND = 0.7
@@ -246,6 +249,15 @@ class BoardReader:
         # Shadows and glare change brightness, hands and sleeves the hue: only a hue change or an
         # extreme brightness means something lies on the board.
         occluded = (chroma > limit) | (bright < -1.3) | (bright > 0.8)
+        # Glare adds white light: it brightens the board and pulls its colour towards grey, so
+        # its hue change points away from the board's own hue. That is light, not a hand.
+        board_log = (a @ coef).reshape(n + 1, n + 1, 3)
+        own = board_log - board_log.mean(-1, keepdims=True)
+        hue = res - bright[..., None]
+        k = np.clip(-(hue * own).sum(-1) / np.maximum((own * own).sum(-1), 1e-9), 0.0, 1.0)
+        leftover = np.linalg.norm(hue + k[..., None] * own, axis=-1)
+        glare = (bright > 0.02) & (bright < 0.8) & (leftover < GLARE_HUE) & (k > 0.1)
+        occluded &= ~glare
         occluded &= ~self.printed
         if occluded.any():
             # A hand covers several cells; a lone odd cell is a link's or a peg's blur.

@@ -535,3 +535,29 @@ def test_standard_draw_check_agrees_with_breadth_first_search() -> None:
             verdicts.add(expected)
         assert g.is_dead_draw(s) == (not any(reference_can_connect_standard(g, s, c) for c in (0, 1)))
     assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize(
+    ("mode", "owner", "existing", "new", "code"),
+    [
+        ("standard", "own", "D4-F5", "E4-F6", "crosses_own"),
+        ("standard", "opposing", "D4-F5", "E4-F6", "crosses_opponent"),
+        ("PP", "own", "D4-F5", "E4-F6", "link"),
+        ("PP", "opposing", "D4-F5", "E4-F6", "crosses_opponent"),
+        ("standard", "own", "D4-F5", "F5-G7", "link"),  # sharing a peg is not crossing
+        ("standard", "opposing", "D4-F5", "D5-F6", "link"),  # parallel, one row apart
+        ("PP", "opposing", "E4-F6", "D4-F5", "crosses_opponent"),
+    ],
+)
+def test_crossing_table_in_both_rule_sets(mode: str, owner: str, existing: str, new: str, code: str) -> None:
+    g = game(mode, size=10)
+    a, b = existing.split("-")
+    c, d = new.split("-")
+    if owner == "own":
+        s = position(g, red=sorted({a, b, c, d}), red_links=[existing])
+    else:
+        s = position(g, red=[c, d], black=[a, b], black_links=[existing])
+    s2, ruling = g.apply(s, link(0, c, d))
+    assert ruling.reason.code == code, ruling.reason.en
+    assert ruling.applies is (code == "link")
+    assert not g.check_state(s2)

@@ -29,8 +29,9 @@ from referee.protocol import Game, GameConfig, require
 from referee.twixt import reasons as R
 from referee.twixt.actions import AgreeDraw, Link, Pass, Place, Resign, Swap, TwixtAction, Unlink
 from referee.twixt.geometry import MIN_SIZE, Board, board, mask
-from referee.twixt.notation import MAX_SIZE, Hole, hole_name, link_name, parse_hole, parse_link
+from referee.twixt.notation import MAX_SIZE, Hole, hole_name, link_name, parse_hole
 from referee.twixt.state import RESULTS, TwixtState
+from referee.twixt.state_json import read_state, state_to_json
 from referee.types import JSON, Outcome, Ruling
 
 DEFAULT_SIZE = 24
@@ -108,71 +109,17 @@ class TwixtGame(Game[TwixtState, TwixtAction]):
         return self.board.link_names[lid]
 
     def state_to_json(self, state: TwixtState) -> dict[str, JSON]:
-        return {
-            "pegs": [[self.hole(h) for h in sorted(p)] for p in state.pegs],
-            "links": [[self.link(lid) for lid in sorted(ls)] for ls in state.links],
-            "turn": state.turn,
-            "placed": state.placed,
-            "swapped": state.swapped,
-            "last": None if state.last is None else self.hole(state.last),
-            "result": state.result,
-            "winner": state.winner,
-        }
+        return state_to_json(self.board, state)
 
     def state_from_json(self, obj: Mapping[str, JSON]) -> TwixtState:
         try:
-            state = self._state_from_json(obj)
+            state = read_state(self.board, obj)
         except (RefereeError, KeyError, TypeError, ValueError) as exc:
             raise InvalidState(f"Twixt state {_short(obj)} is broken: {exc}") from exc
         problems = self.check_state(state)
         if problems:
             raise InvalidState(f"Twixt state {_short(obj)} is broken: {'; '.join(problems)}")
         return state
-
-    def _state_from_json(self, obj: Mapping[str, JSON]) -> TwixtState:
-        b = self.board
-        if not isinstance(obj, Mapping):
-            raise ValueError("not a JSON object")
-
-        def hole_id(text: object) -> int:
-            if isinstance(text, str) and text in b.ids:
-                return b.ids[text]
-            h = b.hole_id(parse_hole(text))
-            if h is None:
-                raise ValueError(f"hole {text!r} is not on the {self.size} x {self.size} board")
-            return h
-
-        def link_id(text: object) -> int:
-            if isinstance(text, str) and text in b.link_ids:
-                return b.link_ids[text]
-            a, c = parse_link(text)
-            ha, hc = b.hole_id(a), b.hole_id(c)
-            lid = None if ha is None or hc is None else b.link_id(ha, hc)
-            if lid is None:
-                raise ValueError(f"link {text!r} is not a knight's move on the board")
-            return lid
-
-        pegs = obj["pegs"]
-        links = obj["links"]
-        if not (isinstance(pegs, list) and len(pegs) == 2 and isinstance(links, list) and len(links) == 2):
-            raise ValueError("pegs and links must be two lists, one per colour")
-        for key in ("turn", "winner"):
-            if obj.get(key) is not None and (isinstance(obj[key], bool) or not isinstance(obj[key], int)):
-                raise ValueError(f"{key} {obj[key]!r} is not a seat")
-        for key in ("placed", "swapped"):
-            if not isinstance(obj[key], bool):
-                raise ValueError(f"{key} {obj[key]!r} is not true or false")
-        last = obj.get("last")
-        return TwixtState(
-            pegs=(frozenset(map(hole_id, pegs[0])), frozenset(map(hole_id, pegs[1]))),
-            links=(frozenset(map(link_id, links[0])), frozenset(map(link_id, links[1]))),
-            turn=obj["turn"],
-            placed=obj["placed"],
-            swapped=obj["swapped"],
-            last=None if last is None else hole_id(last),
-            result=obj.get("result"),
-            winner=obj.get("winner"),
-        )
 
     def check_state(self, state: TwixtState) -> list[str]:
         b = self.board

@@ -105,7 +105,7 @@ def took_already() -> Ruling:
     return refused(
         "took_already",
         "You have already taken a market card this turn.",
-        "Tu as déjà pris une carte du marché ce tour-ci.",
+        "Vous avez déjà pris une carte du marché ce tour-ci.",
     )
 
 
@@ -120,8 +120,8 @@ def hand_full() -> Ruling:
         "hand_full",
         "Your hand already holds two cards: play the card into your line, play a card from your hand "
         "first, or close your line.",
-        "Ta main contient déjà deux cartes : joue la carte dans ta ligne, joue d'abord une carte de ta "
-        "main, ou ferme ta ligne.",
+        "Votre main contient déjà deux cartes : jouez la carte dans votre ligne, jouez d'abord une carte "
+        "de votre main, ou fermez votre ligne.",
     )
 
 
@@ -129,7 +129,8 @@ def must_close() -> Ruling:
     return refused(
         "must_close",
         "No market card fits your line and your hand is full: close your line first.",
-        "Aucune carte du marché ne va dans ta ligne et ta main est pleine : ferme d'abord ta ligne.",
+        "Aucune carte du marché ne va dans votre ligne et votre main est pleine : "
+        "fermez d'abord votre ligne.",
     )
 
 
@@ -137,7 +138,7 @@ def played_already() -> Ruling:
     return refused(
         "played_already",
         "You may play only one card from your hand per turn.",
-        "Tu ne peux jouer qu'une seule carte de ta main par tour.",
+        "Vous ne pouvez jouer qu'une seule carte de votre main par tour.",
     )
 
 
@@ -148,14 +149,16 @@ def closing_time() -> Ruling:
 
 
 def not_in_hand(card: str) -> Ruling:
-    return refused("not_in_hand", f"{_en(card)} is not in your hand.", f"{_fr(card)} n'est pas dans ta main.")
+    return refused(
+        "not_in_hand", f"{_en(card)} is not in your hand.", f"{_fr(card)} n'est pas dans votre main."
+    )
 
 
 def final_plays() -> Ruling:
     return refused(
         "final_plays",
         "Play or pass your hand cards first; lines are closed afterwards.",
-        "Joue ou passe d'abord tes cartes en main ; les lignes sont fermées ensuite.",
+        "Jouez ou passez d'abord vos cartes en main ; les lignes sont fermées ensuite.",
     )
 
 
@@ -163,12 +166,12 @@ def closed_already() -> Ruling:
     return refused(
         "closed_already",
         "You have already closed a line this turn.",
-        "Tu as déjà fermé une ligne ce tour-ci.",
+        "Vous avez déjà fermé une ligne ce tour-ci.",
     )
 
 
 def empty_line() -> Ruling:
-    return refused("empty_line", "Your line is empty.", "Ta ligne est vide.")
+    return refused("empty_line", "Your line is empty.", "Votre ligne est vide.")
 
 
 def discard_three(need: int, given: Sequence[str]) -> Ruling:
@@ -194,7 +197,7 @@ def must_take() -> Ruling:
     return refused(
         "must_take",
         "You must take a market card before ending your turn.",
-        "Tu dois prendre une carte du marché avant de finir ton tour.",
+        "Vous devez prendre une carte du marché avant de finir votre tour.",
     )
 
 

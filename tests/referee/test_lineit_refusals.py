@@ -177,7 +177,7 @@ def test_every_refusal_code_is_in_the_table() -> None:
     [
         ("not_your_turn", market, Take(1, card(10), "line"), "C'est au tour de P0, pas de P1."),
         ("not_in_market", market, Take(0, card(11), "line"), "11 diamant n'est pas dans le marché."),
-        ("not_in_hand", seat0(hand=("bet:+3",)), Play(0, "bet:+4"), "Pari +4 n'est pas dans ta main."),
+        ("not_in_hand", seat0(hand=("bet:+3",)), Play(0, "bet:+4"), "Pari +4 n'est pas dans votre main."),
         (
             "discard_three",
             seat0(line=(card(1), card(2), card(3), card(4))),

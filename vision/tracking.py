@@ -41,6 +41,8 @@ class TrackerConfig:
     """A clean view needs the card this far inside the image."""
     hidden_fraction: float = 0.2
     """A card this much under a hand cannot be found: it is covered, searched or not."""
+    look_reach: float = 4.0
+    """A visible card that moved is looked for this many card diagonals away by its look."""
     look_threshold: float = 14.0
     """Largest mean Lab difference of two thumbnails of the same card."""
 
@@ -184,29 +186,42 @@ class CardTracker:
                 continue
             det_to_tr[i] = j
             used.add(j)
-        # Moved cards: a hidden card that turns up elsewhere, by its look; else the nearest
-        # centre among the live tracks within reach.
+        # Moved cards, by their look first: every unmatched (detection, track) pair whose looks
+        # agree (a hidden track anywhere; a visible one within reach), best agreement first.
+        look_pairs = []
         for i, det in enumerate(detections):
             if i in det_to_tr:
                 continue
             sig = det_sig(i)
-            best_j, best_dist = None, cfg.look_threshold
-            if sig is not None:
-                for j, tr in enumerate(examined):
-                    if j in used or tr.state is CardState.VISIBLE or tr.signature is None:
-                        continue
-                    dist = signature_distance(sig, tr.signature)
-                    if dist <= best_dist:
-                        best_j, best_dist = j, dist
-            if best_j is None:
-                c = quad_centre(det.quad)
-                best_d = cfg.move_match * quad_diagonal(det.quad)
-                for j, tr in enumerate(examined):
-                    if j in used or tr.state is CardState.GONE or not same_look(i, tr):
-                        continue
-                    dist = float(np.linalg.norm(quad_centre(tr.quad) - c))
-                    if dist < best_d:
-                        best_j, best_d = j, dist
+            if sig is None:
+                continue
+            c = quad_centre(det.quad)
+            reach = cfg.look_reach * quad_diagonal(det.quad)
+            for j, tr in enumerate(examined):
+                if j in used or tr.signature is None:
+                    continue
+                if tr.state is CardState.VISIBLE and float(np.linalg.norm(quad_centre(tr.quad) - c)) > reach:
+                    continue
+                dist = signature_distance(sig, tr.signature)
+                if dist <= cfg.look_threshold:
+                    look_pairs.append((dist, i, j))
+        for _, i, j in sorted(look_pairs):
+            if i in det_to_tr or j in used:
+                continue
+            det_to_tr[i] = j
+            used.add(j)
+        # Then the nearest centre among the live tracks within reach.
+        for i, det in enumerate(detections):
+            if i in det_to_tr:
+                continue
+            c = quad_centre(det.quad)
+            best_j, best_d = None, cfg.move_match * quad_diagonal(det.quad)
+            for j, tr in enumerate(examined):
+                if j in used or tr.state is CardState.GONE or not same_look(i, tr):
+                    continue
+                dist = float(np.linalg.norm(quad_centre(tr.quad) - c))
+                if dist < best_d:
+                    best_j, best_d = j, dist
             if best_j is not None:
                 det_to_tr[i] = best_j
                 used.add(best_j)

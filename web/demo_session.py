@@ -83,14 +83,15 @@ def build_demo(
     to back, each a new game (the benchmark's long run)."""
     scenario = load_scenario(game, seed)
     settings = demo_settings(scenario, game, **overrides)
-    restart: list[Callable[[], None]] = []
+    restart: list[Callable[[Settings], None]] = []
 
     def scenarios() -> Any:
         yield scenario
         for k in range(1, repeat):
+            following = load_scenario(game, seed + k)
             for hook in restart:
-                hook()
-            yield load_scenario(game, seed + k)
+                hook(demo_settings(following, game, **overrides))
+            yield following
 
     source = chained_source(scenarios, fps, on_truth, speed)
     if game == "twixt":
@@ -109,20 +110,22 @@ def build_demo(
 
 def twinit_context(
     settings: Settings, source: Any, adapter_factory: Any
-) -> tuple[AppContext, Callable[[], None]]:
+) -> tuple[AppContext, Callable[[Settings], None]]:
     """A Twin It session that hands over to the cooperative minute when the stack is spread,
-    and a hook that starts a new game (the next scenario of a long run)."""
+    and a hook that starts a new game with new fixed facts (the next scenario of a long run)."""
     from vision.pipeline import TablePipeline
 
     pipeline = TablePipeline()
     ctx = build_context(settings, source, pipeline.process, adapter_factory)
+    current = {"settings": settings}
 
     def hand_over(count: int, first_mono: float, obs: Any, frame: Any) -> None:
         """The stacked cards are spread: the cooperative minute is a game of its own."""
-        options = {"cards": count, "seconds": settings.coop_seconds}
-        coop_game = make_game("twinit", settings.players, "cooperative", options)
+        facts = current["settings"]
+        options = {"cards": count, "seconds": facts.coop_seconds}
+        coop_game = make_game("twinit", facts.players, "cooperative", options)
         live = LiveGame.open(coop_game, ctx.live.store, resume=False)
-        coop = adapter_factory(live, settings)
+        coop = adapter_factory(live, facts)
         coop.spread_hint = first_mono
         log.info("spread of %d cards: the cooperative minute starts", count)
         ctx.session.switch(live, coop)
@@ -132,11 +135,12 @@ def twinit_context(
     if adapter is not None and not adapter.coop:
         adapter.on_spread = hand_over
 
-    def new_game() -> None:
+    def new_game(facts: Settings) -> None:
+        current["settings"] = facts
         pipeline.reset()
-        game_ = make_game("twinit", settings.players, settings.mode, settings.options)
+        game_ = make_game("twinit", facts.players, facts.mode, facts.options)
         live = LiveGame.open(game_, ctx.live.store, resume=False)
-        fresh = adapter_factory(live, settings)
+        fresh = adapter_factory(live, facts)
         fresh.on_spread = hand_over
         ctx.session.switch(live, fresh)
 

@@ -110,12 +110,16 @@ class PairSampler:
         y = np.asarray([p[2] for p in pairs], np.float32)
         return xa, xb, y
 
-    def group_batch(self, n_patterns: int, per_pattern: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def group_batch(
+        self, n_patterns: int, per_pattern: int, hard_share: float = 0.5, hard_aligned: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(inputs, pattern labels, near-duplicate partner matrix) for all-pairs training.
 
-        Half of the patterns come as near-duplicate couples (both members), the rest at random;
-        all crops of one pattern share a quarter turn, so same-pattern pairs are aligned as at
-        run time after the best turn is found. Labels are unique per (deck, pattern).
+        A share ``hard_share`` of the patterns come as near-duplicate couples (both members), the
+        rest at random; all crops of one pattern share a quarter turn, so same-pattern pairs are
+        aligned as at run time after the best turn is found; a couple shares its turn with
+        probability ``hard_aligned`` (the turn the run-time max over turns finds hardest).
+        Labels are unique per (deck, pattern).
         """
         xs, labels = [], []
         hard_pairs: list[tuple[int, int]] = []
@@ -132,15 +136,19 @@ class PairSampler:
         while len(chosen) < n_patterns:
             di = int(self.rng.integers(len(self.caches)))
             deck = self.caches[di].deck
-            if deck.near_duplicates and self.rng.random() < 0.5 and len(chosen) <= n_patterns - 2:
+            if deck.near_duplicates and self.rng.random() < hard_share and len(chosen) <= n_patterns - 2:
                 a, b, _ = deck.near_duplicates[self.rng.integers(len(deck.near_duplicates))]
                 hard_pairs.append((add(di, a), add(di, b)))
             else:
                 add(di, deck.patterns[self.rng.integers(len(deck.patterns))])
+        turn = [int(self.rng.integers(4)) for _ in chosen]
+        for i, j in hard_pairs:
+            if self.rng.random() < hard_aligned:
+                turn[j] = turn[i]
         for label, (di, pattern) in enumerate(chosen):
             face = self.caches[di].face(pattern)
             square = is_square(face)
-            k = int(self.rng.integers(4))
+            k = turn[label]
             for _ in range(per_pattern):
                 xs.append(self._pick_turn(self._pooled_input(di, pattern), square, k))
                 labels.append(label)

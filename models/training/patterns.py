@@ -230,9 +230,14 @@ class ProceduralNumberDeck:
         "star": (30, 170, 220),
     }
 
-    def __init__(self, deck: str, style: int = 0, size_px: tuple[int, int] = (112, 174)) -> None:
+    def __init__(
+        self, deck: str, style: int = 0, size_px: tuple[int, int] = (112, 174), free_colours: bool = False
+    ) -> None:
         self.deck = deck
-        self.name = f"procedural-{deck}-{style}"
+        self.name = f"procedural-{deck}-{style}" + ("-free" if free_colours else "")
+        self.free_colours = free_colours
+        self.colour_known = not free_colours
+        """With free colours each card gets random paper and ink: its colour class means nothing."""
         self.style = style
         self.size = size_px
         if deck == "themind":
@@ -248,13 +253,27 @@ class ProceduralNumberDeck:
         if identity in self._cache:
             return self._cache[identity]
         w, h = self.size
-        img = np.full((h, w, 3), 235 - 10 * self.style, np.uint8)
+        img = np.full((h, w, 3), 235 - 10 * (self.style % 3), np.uint8)
         parts = identity.split(":")
-        colour = (60, 60, 60)
+        colour: tuple[int, int, int] = (60, 60, 60)
         if parts[0] == "lineit" and parts[1] != "bet":
             colour = self.SUIT_COLOURS[parts[2]]
         elif parts[0] == "trio":
             colour = PALETTE[int(parts[1]) % len(PALETTE)]
+        if self.free_colours:
+            rng = np.random.default_rng([self.style, *identity.encode()])
+            paper = rng.integers(0, 256, size=3)
+            ink = np.where(paper.mean() > 128, rng.integers(0, 90, size=3), rng.integers(170, 256, size=3))
+            img[:] = paper.astype(np.uint8)
+            if rng.random() < 0.5:
+                back = tuple(int(v) for v in rng.integers(0, 256, size=3))
+                cv2.ellipse(
+                    img, ((w / 2, h / 2), (w * 0.8, h * rng.uniform(0.35, 0.7)), 0), back, -1, cv2.LINE_AA
+                )
+                ink = np.where(
+                    np.mean(back) > 128, rng.integers(0, 90, size=3), rng.integers(170, 256, size=3)
+                )
+            colour = (int(ink[0]), int(ink[1]), int(ink[2]))
         text = parts[2] if parts[1] == "bet" else parts[1]
         font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)[self.style % 3]
         scale = 1.6 if len(text) < 3 else 1.2
@@ -263,5 +282,6 @@ class ProceduralNumberDeck:
         cv2.putText(img, text, (6, 22), font, 0.6, colour, 2, cv2.LINE_AA)
         cv2.line(img, (6, 26), (6 + int(tw * 0.6 / scale), 26), colour, 2)
         cv2.rectangle(img, (3, 3), (w - 4, h - 4), colour, 2)
+        img[h - 30 :, w - 40 :] = cv2.rotate(img[:30, :40].copy(), cv2.ROTATE_180)
         self._cache[identity] = img
         return img

@@ -14,6 +14,9 @@ from models.training.decks import NumberDeck
 
 FACE_LONG_SIDE = 240
 
+IGNORE = -100
+"""Colour target of a crop whose colour says nothing (cross entropy ignores it)."""
+
 _ROTATIONS = (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)
 
 
@@ -29,6 +32,7 @@ class NumberSampler:
         aug: AugmentConfig = DEFAULT_AUG,
         fresh: float = 1.0,
         pool_size: int = 4,
+        colour_drop: float = 0.0,
     ) -> None:
         if not decks:
             raise ValueError("NumberSampler needs at least one deck")
@@ -38,6 +42,7 @@ class NumberSampler:
         self.aug = aug
         self._faces: dict[tuple[int, str], np.ndarray] = {}
         self.fresh = fresh
+        self.colour_drop = colour_drop
         self.pool_size = pool_size
         self._pools: dict[tuple[int, str], list[np.ndarray]] = {}
 
@@ -71,7 +76,15 @@ class NumberSampler:
         rot = _ROTATIONS[int(self.rng.integers(4))]
         if rot is not None:
             crop = cv2.rotate(crop, rot)
-        return to_tensor(crop, self.width, self.height), number_cls, COLOUR_CLASSES.index(colour), name
+        colour_cls = COLOUR_CLASSES.index(colour) if getattr(deck, "colour_known", True) else IGNORE
+        if self.colour_drop and self.rng.random() < self.colour_drop:
+            # Colours scrambled (grey or channels swapped): the number must be read from shapes alone.
+            if self.rng.random() < 0.5:
+                crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            else:
+                crop = np.ascontiguousarray(crop[:, :, self.rng.permutation(3)])
+            colour_cls = IGNORE
+        return to_tensor(crop, self.width, self.height), number_cls, colour_cls, name
 
     def batch(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         items = [self.sample() for _ in range(n)]

@@ -34,20 +34,24 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class JudgeConfig:
     seed: int = 0
-    steps: int = 800
+    steps: int = 4000
     batch_patterns: int = 12
     per_pattern: int = 3
     fresh: float = 0.3
     """Share of training crops made afresh (the rest reuse one of 4 earlier crops of the pattern)."""
-    hard_weight: float = 4.0
+    hard_weight: float = 6.0
+    hard_share: float = 0.7
+    """Share of a batch's patterns that come as near-duplicate couples."""
+    hard_aligned: float = 0.7
+    """Probability that a near-duplicate couple is shown at the same turn."""
     """Loss weight of near-duplicate pairs (random different pairs weigh 1, same pairs balance all)."""
     lr: float = 3e-3
     weight_decay: float = 1e-4
     size: int = 48
     widths: tuple[int, ...] = (16, 32, 48, 64)
     dim: int = 96
-    val_pairs: int = 1000
-    target_confident_wrong: float = 0.0005
+    val_pairs: int = 4000
+    target_confident_wrong: float = 0.0006
     """Thresholds leave at most this share of held-out pairs answered wrongly with confidence."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
 
@@ -101,21 +105,18 @@ def _logits_max_turns(model: _Judge, pairs: Sequence[tuple], batch: int = 64) ->
     return np.asarray(out, np.float64)
 
 
-def fit_platt(logits: np.ndarray, y: np.ndarray, iters: int = 500) -> tuple[float, float]:
-    """(a, b) of p = sigmoid(a * logit + b), by Newton steps on the log loss (a small ridge)."""
-    a, b = 1.0, 0.0
-    for _ in range(iters):
-        z = a * logits + b
-        p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
-        g = np.array([np.sum((p - y) * logits), np.sum(p - y)]) + 1e-3 * np.array([a - 1.0, b])
-        w = p * (1 - p) + 1e-9
-        h = np.array([[np.sum(w * logits * logits), np.sum(w * logits)], [np.sum(w * logits), np.sum(w)]])
-        h += 1e-3 * np.eye(2)
-        step = np.linalg.solve(h, g)
-        a, b = a - step[0], b - step[1]
-        if np.abs(step).max() < 1e-9:
-            break
-    return float(a), float(b)
+def fit_platt(logits: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """(a, b) of p = sigmoid(a * logit + b) with the least log loss, on a grid (never diverges on
+    separable data: the slope stays within 0.05..5)."""
+    best = (np.inf, 1.0, 0.0)
+    for a in np.exp(np.linspace(np.log(0.05), np.log(5.0), 61)):
+        z = a * logits
+        for b in np.linspace(-12.0, 12.0, 97):
+            t = z + b
+            nll = float(np.mean(np.logaddexp(0.0, -t) * y + np.logaddexp(0.0, t) * (1 - y)))
+            if nll < best[0]:
+                best = (nll, float(a), float(b))
+    return best[1], best[2]
 
 
 def choose_thresholds(p: np.ndarray, y: np.ndarray, budget: float) -> tuple[float, float]:
@@ -148,7 +149,9 @@ def train_judge(
     running = 0.0
     for step in range(cfg.steps):
         model.train()
-        x, labels, hard = sampler.group_batch(cfg.batch_patterns, cfg.per_pattern)
+        x, labels, hard = sampler.group_batch(
+            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned
+        )
         emb = model.embed(torch.from_numpy(x))
         loss = all_pairs_loss(model.head, emb, labels, hard, cfg.hard_weight)
         opt.zero_grad()

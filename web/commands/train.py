@@ -36,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="only rewrite the model card from the files in --out (no training)",
     )
+    parser.add_argument(
+        "--bench",
+        type=Path,
+        default=None,
+        help="with --card-only: a `tableref bench identity --json` output to record",
+    )
 
 
 def _config_name(args: argparse.Namespace) -> str:
@@ -80,11 +86,17 @@ def reader_decks(config: str) -> tuple[list, list, str]:
         val = [ProceduralNumberDeck(d, 1, (48, 72)) for d in ("themind", "trio", "lineit")]
         return train, val, "tiny: procedural number decks, style 0 (validation style 1)"
     train = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
-    train += [ProceduralNumberDeck(d, s) for d in ("themind", "lineit") for s in range(3)]
+    train += [ProceduralNumberDeck("themind", 0), ProceduralNumberDeck("lineit", 1)]
+    train += [
+        ProceduralNumberDeck(d, 10 + i, free_colours=True)
+        for i, d in enumerate(("themind", "trio", "lineit"))
+    ]
     val = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
     recipe = (
         f"renderer number decks in styles {rd.NUMBER_TRAIN_STYLES} + procedural OpenCV-font decks"
-        f" (The Mind, Line-it, 3 fonts); calibration on fresh crops of the training styles; bench on the"
+        f" (The Mind in font 0, Line-it in font 1, and The Mind, Trio, Line-it with random paper and ink per"
+        " card, colour target ignored); 25% of training crops in grey or with swapped channels (colour"
+        " target ignored); calibration on fresh crops of the training styles; bench on the"
         f" held-out styles {rd.NUMBER_BENCH_STYLES}. Every crop through camera_crop, then a random"
         " quarter turn"
     )

@@ -27,13 +27,14 @@ class AugmentConfig:
 
 DEFAULT_AUG = AugmentConfig()
 
-_TABLES: dict[int, list[np.ndarray]] = {}
+_TABLES: dict[int, tuple[np.random.Generator, list[np.ndarray]]] = {}
+"""Table textures drawn by each generator (its first 24 calls draw one each, later calls reuse them).
+The generator is kept with them, so its id is never reused by another generator."""
 
 
 def _table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A piece of table (plain cloth or wood stripes, with grain) of (h, w), float32."""
-    key = id(rng)
-    tables = _TABLES.setdefault(key, [])
+    tables = _TABLES.setdefault(id(rng), (rng, []))[1]
     if len(tables) < 24:
         t = np.empty((256, 256, 3), np.float32)
         t[:] = rng.integers(20, 200, size=3).astype(np.float32)

@@ -7,6 +7,7 @@ import importlib
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import PlainTextResponse
 
+from referee.errors import InvalidConfig
 from web.context import ContextDep
 
 router = APIRouter(prefix="/api", tags=["export"])
@@ -30,6 +31,9 @@ def export_t1(ctx: ContextDep) -> PlainTextResponse:
         records = importlib.import_module("referee.twixt.records")
     except ImportError as exc:
         raise HTTPException(501, "Twixt .T1 export is not available in this build") from exc
-    text = records.to_t1(ctx.live.game, ctx.live.applied_actions)
+    try:
+        text = records.to_t1(ctx.live.game, ctx.live.applied_actions)
+    except InvalidConfig as exc:  # a PP game, or a name T1j cannot hold
+        raise HTTPException(409, str(exc).splitlines()[0]) from exc
     name = f"twixt-{ctx.live.game_id}.T1"
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})

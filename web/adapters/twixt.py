@@ -45,7 +45,9 @@ class TwixtAdapter(GameAdapter):
             self.vision.set_corners(fact["points"])
         elif fact.get("kind") == "peg":
             state = self.live.snapshot_state()
-            self.propose({"type": "peg", "player": state.get("turn", 0), "at": str(fact["hole"]).upper()})
+            turn = int(state.get("turn") or 0)
+            seat = 1 - turn if state.get("placed") else turn  # once placed, the next peg is the other's
+            self.propose({"type": "peg", "player": seat, "at": str(fact["hole"]).upper()})
 
     def overlay(self, obs: TableObservation) -> dict[str, Any]:
         if self.vision is None:

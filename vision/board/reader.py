@@ -63,6 +63,10 @@ EMPTY_RING = 0.3
 """A point whose ring is this close to the board colour is taken as empty to learn that class."""
 TRUST = 1.0
 """Only holes this close to a nominal prototype may move it (so a hand cannot become a peg)."""
+GLARE_MIN = 0.05
+"""A hole's board brighter than the smooth board model by this much (log units) is lit by glare."""
+PIT = 0.2
+"""Half the least depth (log units) of an empty hole's centre below the board ring around it."""
 CHANGE = 0.07
 """Change of a hole's log colour that sends it back to the classifier (incremental reads)."""
 UNSURE = 0.9
@@ -172,6 +176,7 @@ class BoardReader:
         self._adapted = np.zeros(3, bool)
         self._spread = np.full((3, 6), SPREAD_DEFAULT)
         self._suspect = np.zeros((n, n), bool)
+        self._glare = np.zeros((n, n))
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
         self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
@@ -277,8 +282,28 @@ class BoardReader:
         total = r[:-1, :-1] + r[:-1, 1:] + r[1:, :-1] + r[1:, 1:]
         count = good[:-1, :-1] + good[:-1, 1:] + good[1:, :-1] + good[1:, 1:]
         local = total / np.maximum(count, 1.0)[..., None]
-        board = (self._design_holes @ coef).reshape(n, n, 3) + local
+        model = (self._design_holes @ coef).reshape(n, n, 3)
+        board = model + local
+        # Glare is white light added on top of the board, the pieces and the holes alike: where the
+        # board is brighter than its smooth model, that much light is taken off again (linear
+        # units) before a hole is compared with its board, so a washed-out peg regains its colour.
+        extra = (np.exp(board) - np.exp(model)).mean(-1)
+        self._glare = np.where(local.mean(-1) > GLARE_MIN, np.maximum(extra, 0.0), 0.0)
         return board, occluded
+
+    def _ratio(self, hole_log: np.ndarray, board: np.ndarray, deglare: bool = False) -> np.ndarray:
+        """Each hole's log colour (centre, ring) less its board's; with ``deglare``, where the board
+        is lit beyond its model, that light is first taken off as white light added on top."""
+        v = hole_log - np.concatenate([board, board], -1)
+        g = self._glare
+        if not deglare or not (g > 0).any():
+            return v
+        lit = g > 0
+        gl = g[lit][:, None]
+        hole = np.log(np.maximum(np.exp(hole_log[lit]) - gl, 8.0))
+        base = np.log(np.maximum(np.exp(board[lit]) - gl, 8.0))
+        v[lit] = hole - np.concatenate([base, base], -1)
+        return v
 
     def _hand_cells(self, hand_mask: np.ndarray | None) -> np.ndarray | None:
         if hand_mask is None:
@@ -305,6 +330,12 @@ class BoardReader:
         limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL) * self._outlier_scale
         # Distance to the nearest prototype in units of its outlier limit: >= 1 matches nothing.
         dmin = d.min(-1) / limit[label]
+        # An empty hole is bare board around a pit; how dark the pit looks depends on the light
+        # (glare and low sun fill it), so past being darker than its ring by 2 PIT its depth is
+        # free; a flat centre (a finger, a sleeve) is twice the limit away.
+        ring = np.linalg.norm(v[..., 3:] - protos[0, 3:], axis=-1) / limit[0]
+        pit = np.maximum(v[..., :3].mean(-1) - v[..., 3:].mean(-1) + 2 * PIT, 0.0) / PIT
+        dmin = np.where(label == 0, np.minimum(dmin, np.hypot(ring, pit)), dmin)
         # And in units of the class's own spread, channel by channel (a learnt class only), on
         # the ring: a piece's centre varies with its highlight, its ring hardly at all.
         z = (v[..., 3:] - protos[label][..., 3:]) / self._spread[label][..., 3:]
@@ -312,10 +343,28 @@ class BoardReader:
         dmin = np.maximum(dmin, np.where(self._adapted[label], zn, 0.0))
         # Glare washes a colour out towards the board's; what is left of its hue must still agree
         # with the class (a pale red peg is not a grey one).
+        # An empty hole's centre is a dark pit whose hue is mostly noise: its ring alone counts.
         chroma = _chroma(v) - _chroma(protos[label])
+        chroma[..., :3] *= (label != 0)[..., None]
         off = np.linalg.norm(chroma, axis=-1) / CHROMA_TOL
         dmin = np.maximum(dmin, off)
         return label.astype(np.int8), conf.astype(np.float32), dmin
+
+    def _classify_lit(
+        self, v: np.ndarray, vg: np.ndarray, lit: np.ndarray, protos: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_classify` of both readings of a hole (as is, and with the glare taken off,
+        ``vg``), keeping for each lit hole the one that matches its class better: brighter light
+        may be more light (a ratio) or glare (an added white), and only the right model fits."""
+        label, conf, dmin = self._classify(v, protos)
+        if lit.any():
+            lg, cg, dg = self._classify(vg[lit], protos)
+            better = dg < dmin[lit]
+            for a, b in ((label, lg), (conf, cg), (dmin, dg)):
+                sub = a[lit]
+                sub[better] = b[better]
+                a[lit] = sub
+        return label, conf, dmin
 
     def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
         """Prototypes moved to the median of their confident members (three at least)."""
@@ -338,7 +387,7 @@ class BoardReader:
         t0 = time.perf_counter()
         f = self._features(image)
         board, occluded = self._board_model(f.cell_log, self._hand_cells(hand_mask))
-        v = f.hole_log - np.concatenate([board, board], -1)
+        v = self._ratio(f.hole_log, board)
         self.prototypes = self.spec.prototypes()
         self._adapted[:] = False
         self._spread[:] = SPREAD_DEFAULT
@@ -350,7 +399,8 @@ class BoardReader:
             self.prototypes[0] = np.median(v[bare], axis=0)
         label, conf, dmin = self._classify(v, self.prototypes)
         self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
-        label, conf, dmin = self._classify(v, self.prototypes)
+        lit = self._glare > 0
+        label, conf, dmin = self._classify_lit(v, self._ratio(f.hole_log, board, True), lit, self.prototypes)
         reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
         self._prev = f
         self._ref_hole = f.hole_log.copy()
@@ -375,13 +425,15 @@ class BoardReader:
         dmin = np.zeros(label.shape)
         idx = np.nonzero(changed)
         if idx[0].size:
-            v = f.hole_log[idx] - np.concatenate([board[idx], board[idx]], -1)
-            lab, c, d = self._classify(v, self.prototypes)
+            v = self._ratio(f.hole_log, board)[idx]
+            vg = self._ratio(f.hole_log, board, True)[idx]
+            lit = self._glare[idx] > 0
+            lab, c, d = self._classify_lit(v, vg, lit, self.prototypes)
             if not self._adapted.all():
                 fresh = ~covered[idx] & (c > 0.95) & ~self._adapted[lab]
                 if fresh.any():
                     self.prototypes = self._adapt(v, lab, fresh)
-                    lab, c, d = self._classify(v, self.prototypes)
+                    lab, c, d = self._classify_lit(v, vg, lit, self.prototypes)
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.

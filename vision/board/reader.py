@@ -65,6 +65,10 @@ TRUST = 1.0
 """Only holes this close to a nominal prototype may move it (so a hand cannot become a peg)."""
 GLARE_MIN = 0.05
 """A hole's board brighter than the smooth board model by this much (log units) is lit by glare."""
+FADE_MIN = 0.4
+"""Under glare a piece's contrast with the board may fade to this share, no further."""
+FADE_CHROMA = 0.5
+"""Only a class with this much hue (log units, centre and ring) is tried faded."""
 PIT = 0.2
 """Half the least depth (log units) of an empty hole's centre below the board ring around it."""
 CHANGE = 0.07
@@ -320,8 +324,11 @@ class BoardReader:
     # -- classification ------------------------------------------------------------------------
     def _classify(self, v: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(label 0..2, confidence, distance to nearest) for log-ratio colours ``v`` (..., 3)."""
+        # ``protos`` is (3, 6), or (..., 3, 6): one set per point (faded by glare, see below).
+        protos = np.broadcast_to(protos, (*v.shape[:-1], 3, 6))
         d = np.linalg.norm(v[..., None, :] - protos, axis=-1)
         label = d.argmin(-1)
+        mine = np.take_along_axis(protos, label[..., None, None], -2)[..., 0, :]
         z = -0.5 * (d / SIGMA) ** 2
         z -= z.max(-1, keepdims=True)
         p = np.exp(z)
@@ -333,18 +340,18 @@ class BoardReader:
         # An empty hole is bare board around a pit; how dark the pit looks depends on the light
         # (glare and low sun fill it), so past being darker than its ring by 2 PIT its depth is
         # free; a flat centre (a finger, a sleeve) is twice the limit away.
-        ring = np.linalg.norm(v[..., 3:] - protos[0, 3:], axis=-1) / limit[0]
+        ring = np.linalg.norm(v[..., 3:] - protos[..., 0, 3:], axis=-1) / limit[0]
         pit = np.maximum(v[..., :3].mean(-1) - v[..., 3:].mean(-1) + 2 * PIT, 0.0) / PIT
         dmin = np.where(label == 0, np.minimum(dmin, np.hypot(ring, pit)), dmin)
         # And in units of the class's own spread, channel by channel (a learnt class only), on
         # the ring: a piece's centre varies with its highlight, its ring hardly at all.
-        z = (v[..., 3:] - protos[label][..., 3:]) / self._spread[label][..., 3:]
+        z = (v[..., 3:] - mine[..., 3:]) / self._spread[label][..., 3:]
         zn = np.sqrt((z**2).mean(-1)) / (SPREAD_Z * self._outlier_scale[label])
         dmin = np.maximum(dmin, np.where(self._adapted[label], zn, 0.0))
         # Glare washes a colour out towards the board's; what is left of its hue must still agree
         # with the class (a pale red peg is not a grey one).
         # An empty hole's centre is a dark pit whose hue is mostly noise: its ring alone counts.
-        chroma = _chroma(v) - _chroma(protos[label])
+        chroma = _chroma(v) - _chroma(mine)
         chroma[..., :3] *= (label != 0)[..., None]
         off = np.linalg.norm(chroma, axis=-1) / CHROMA_TOL
         dmin = np.maximum(dmin, off)
@@ -358,12 +365,22 @@ class BoardReader:
         may be more light (a ratio) or glare (an added white), and only the right model fits."""
         label, conf, dmin = self._classify(v, protos)
         if lit.any():
-            lg, cg, dg = self._classify(vg[lit], protos)
-            better = dg < dmin[lit]
-            for a, b in ((label, lg), (conf, cg), (dmin, dg)):
-                sub = a[lit]
-                sub[better] = b[better]
-                a[lit] = sub
+            # Where glare is too strong to measure (the board clips at white), a piece fades
+            # towards the board by an unknown share: each class is also tried faded as far as
+            # fits (down to FADE_MIN of its contrast), on the hole as seen.
+            w = v[lit]
+            share = (w[:, None, :] * protos[None]).sum(-1) / np.maximum((protos * protos).sum(-1), 1e-9)
+            # Only a coloured piece keeps its hue as it fades; a grey or black one would become
+            # the board itself.
+            share = np.where(np.linalg.norm(_chroma(protos), axis=-1) > FADE_CHROMA, share, 1.0)
+            faded = np.clip(share, FADE_MIN, 1.0)[..., None] * protos[None]
+            for cand in (vg[lit], None):
+                lg, cg, dg = self._classify(w, faded) if cand is None else self._classify(cand, protos)
+                better = dg < dmin[lit]
+                for a, b in ((label, lg), (conf, cg), (dmin, dg)):
+                    sub = a[lit]
+                    sub[better] = b[better]
+                    a[lit] = sub
         return label, conf, dmin
 
     def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.cards import PORTRAIT_SIZE, SQUARE_SIZE, find_cards, find_cards_baseline, rectify
-from vision.cards.geometry import corner_error, order_quad, quad_area, quad_iou
+from vision.cards.geometry import corner_angles, corner_error, order_quad, quad_area, quad_iou
 from vision.cards.scoring import ZERO, match_quads
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "realdata" / "set-boards"
@@ -90,6 +90,23 @@ def test_rectify_gives_canonical_sizes_upright() -> None:
     # The crop is the card: bright all over but for its red print in the middle.
     assert crop[5:-5, 5:-5].min(axis=2).mean() > 150
     assert crop[crop.shape[0] // 2, crop.shape[1] // 2, 2] > 150
+
+
+def test_corner_angles_tell_a_card_from_a_sliver() -> None:
+    square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    assert np.allclose(corner_angles(square), 90.0)
+    # a flattened parallelogram has sides of card-like ratio but corners far from square
+    sliver = np.float32([[0, 0], [40, 0], [70, 8], [30, 8]])
+    assert np.abs(corner_angles(sliver) - 90.0).max() > 60
+    assert np.isclose(corner_angles(sliver).sum(), 360.0)
+
+
+def test_grain_sliver_is_not_a_card() -> None:
+    """A thin bright streak on a dark table (wood grain under glare) is no card."""
+    img = np.full((480, 640, 3), 60, np.uint8)
+    streak = np.int32([[100, 200], [300, 200], [380, 240], [180, 240]])
+    cv2.fillConvexPoly(img, streak, (235, 235, 235))
+    assert find_cards(img) == []
 
 
 def test_an_empty_table_has_no_card() -> None:

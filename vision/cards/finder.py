@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards.geometry import aspect_ratio, order_quad, quad_area
+from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
 from vision.cards.refine import refine_quad
 from vision.cards.segment import colour_gradient, colour_gradient_magnitude, side_support, table_model_mask
 
@@ -52,6 +52,9 @@ class FinderConfig:
     """Largest card, as a fraction of the image area."""
     min_aspect: float = 0.38
     """Short / long side at least this (a 0.64 card seen at 35 degrees tilt stays above)."""
+    max_angle_dev: float = 32.0
+    """Every corner within this many degrees of a right angle (35 degrees of tilt bends a
+    corner by ~12; a flattened sliver of wood grain is far off)."""
     min_fill: float = 0.78
     """Blob area over quad area at least this (a card >= 80 % visible)."""
     local_margin: float = 22.0
@@ -182,6 +185,8 @@ def _score(blob_area: float, quad: np.ndarray, img_area: float, cfg: FinderConfi
     if area < cfg.min_area_frac * img_area or area > cfg.max_area_frac * img_area:
         return 0.0
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return 0.0
+    if np.abs(corner_angles(quad) - 90.0).max() > cfg.max_angle_dev:
         return 0.0
     ar = aspect_ratio(quad)
     fill = blob_area / area
@@ -427,6 +432,9 @@ def find_cards(
         sources.append(([(q, s * 0.9) for q, s in _candidates(cut, img_area, cfg, nested=True)], True))
     # Edge support: a card's outline lies on strong gradient all round.
     band = cv2.dilate(mag, np.ones((9, 9), np.uint8))
+    # How exactly a quad's sides lie on edges (ranks overlapping candidates: a card with its
+    # cast shadow, or with the card beneath a pile's top card, is a worse fit than the card).
+    tight = cv2.dilate(mag, np.ones((5, 5), np.uint8))
     supported = []
     for cands, check_colour in sources:
         for q, s in cands:
@@ -439,7 +447,8 @@ def find_cards(
                 and _fraction_inside(foreground, q) < cfg.min_foreground
             ):
                 continue
-            supported.append((q, s * (0.5 + 0.5 * float(sup.mean()))))
+            fit = float(side_support(tight, q, 1.5 * support_level).mean())
+            supported.append((q, s * (0.5 + 0.5 * fit)))
     cands = _dedupe(supported)
 
     full_grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if cfg.refine else None

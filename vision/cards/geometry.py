@@ -74,6 +74,17 @@ def aspect_ratio(quad: np.ndarray) -> float:
     return float(min(a, b) / long) if long > 0 else 0.0
 
 
+def corner_angles(quad: np.ndarray) -> np.ndarray:
+    """The 4 interior angles in degrees (a rectangle: 90 each; a flattened sliver: far off)."""
+    q = as_quad(quad).astype(np.float64)
+    prev = np.roll(q, 1, axis=0) - q
+    nxt = q[_NEXT] - q
+    cos = np.einsum("ij,ij->i", prev, nxt) / np.maximum(
+        np.linalg.norm(prev, axis=1) * np.linalg.norm(nxt, axis=1), 1e-12
+    )
+    return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+
+
 def quad_centre(quad: np.ndarray) -> np.ndarray:
     return as_quad(quad).mean(axis=0)
 

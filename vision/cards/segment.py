@@ -20,6 +20,8 @@ BAND = 0.03
 """Border band width, as a fraction of the image's short side."""
 SIDE_SHARE = 0.004
 """A colour bin holding this share of one image edge's band is present along that edge."""
+SHADOW_BINS = 2
+"""A table colour this many value bins darker is still table (a card's or an arm's shadow)."""
 _H_LUT = np.minimum(np.arange(256) * H_BINS // 180, H_BINS - 1).astype(np.uint8)
 _S_LUT = (np.arange(256) * S_BINS // 256).astype(np.uint8)
 _V_LUT = (np.arange(256) * V_BINS // 256).astype(np.uint8)
@@ -69,6 +71,9 @@ def table_colours(small: np.ndarray) -> np.ndarray:
     # Hue means little at low saturation: a grey bin at any hue is table if one is.
     table[:, :2, :] = table[:, :2, :].any(axis=0, keepdims=True)
     table = _smooth_bins(table)
+    # A card's cast shadow is the table's colour, darker: table too (down to about half value).
+    for k in range(1, SHADOW_BINS + 1):
+        table[:, :, :-k] |= table[:, :, k:]
     return np.where(table, 0.0, 255.0).astype(np.float32).reshape(H_BINS * S_BINS, V_BINS)
 
 

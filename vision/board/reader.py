@@ -69,6 +69,8 @@ FADE_MIN = 0.4
 """Under glare a piece's contrast with the board may fade to this share, no further."""
 FADE_CHROMA = 0.5
 """Only a class with this much hue (log units, centre and ring) is tried faded."""
+RING_MATCH = 0.35
+"""A hole beside one next to a hand is read when this close to its class (in outlier limits)."""
 PIT = 0.2
 """Half the least depth (log units) of an empty hole's centre below the board ring around it."""
 CHANGE = 0.07
@@ -295,12 +297,12 @@ class BoardReader:
         self._glare = np.where(local.mean(-1) > GLARE_MIN, np.maximum(extra, 0.0), 0.0)
         return board, occluded
 
-    def _ratio(self, hole_log: np.ndarray, board: np.ndarray, deglare: bool = False) -> np.ndarray:
-        """Each hole's log colour (centre, ring) less its board's; with ``deglare``, where the board
-        is lit beyond its model, that light is first taken off as white light added on top."""
+    def _ratio(self, hole_log: np.ndarray, board: np.ndarray, glare: np.ndarray | None = None) -> np.ndarray:
+        """Each hole's log colour (centre, ring) less its board's; with ``glare`` (linear light
+        added on top of the board, per hole), that light is taken off first."""
         v = hole_log - np.concatenate([board, board], -1)
-        g = self._glare
-        if not deglare or not (g > 0).any():
+        g = glare
+        if g is None or not (g > 0).any():
             return v
         lit = g > 0
         gl = g[lit][:, None]
@@ -417,7 +419,9 @@ class BoardReader:
         label, conf, dmin = self._classify(v, self.prototypes)
         self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
         lit = self._glare > 0
-        label, conf, dmin = self._classify_lit(v, self._ratio(f.hole_log, board, True), lit, self.prototypes)
+        label, conf, dmin = self._classify_lit(
+            v, self._ratio(f.hole_log, board, self._glare), lit, self.prototypes
+        )
         reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
         self._prev = f
         self._ref_hole = f.hole_log.copy()
@@ -442,8 +446,8 @@ class BoardReader:
         dmin = np.zeros(label.shape)
         idx = np.nonzero(changed)
         if idx[0].size:
-            v = self._ratio(f.hole_log, board)[idx]
-            vg = self._ratio(f.hole_log, board, True)[idx]
+            v = self._ratio(f.hole_log[idx], board[idx])
+            vg = self._ratio(f.hole_log[idx], board[idx], self._glare[idx])
             lit = self._glare[idx] > 0
             lab, c, d = self._classify_lit(v, vg, lit, self.prototypes)
             if not self._adapted.all():
@@ -461,13 +465,18 @@ class BoardReader:
         self._reading = reading
         return reading
 
-    def _covered(self, occluded: np.ndarray) -> np.ndarray:
+    def _covered(self, occluded: np.ndarray, dmin: np.ndarray | None = None) -> np.ndarray:
         """Holes next to an occluded cell, and their neighbours (a hand's edge can hide part of a
-        peg between two clean cells; a partly hidden peg must abstain, not be misread)."""
+        peg between two clean cells; a partly hidden peg must abstain, not be misread). With
+        ``dmin`` (a full read's distances to the classes), a neighbour that matches its class
+        within ``RING_MATCH`` of the limit is read: a hidden part would have spoilt the match."""
         near = occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
         if not near.any():
             return near
-        return cv2.dilate(near.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        ring = cv2.dilate(near.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~near
+        if dmin is not None:
+            ring &= dmin >= RING_MATCH
+        return near | ring
 
     def _assemble(
         self,
@@ -482,7 +491,7 @@ class BoardReader:
         covered: np.ndarray | None = None,
         reuse_links: bool = False,
     ) -> BoardReading:
-        covered = self._covered(occluded) if covered is None else covered
+        covered = self._covered(occluded, dmin) if covered is None else covered
         covered = covered & self.valid
         outlier = (dmin >= 1.0) & self.valid
         if outlier.sum() >= MIN_HAND_CELLS:

@@ -329,6 +329,15 @@ class BoardReader:
         # ``protos`` is (3, 6), or (..., 3, 6): one set per point (faded by glare, see below).
         protos = np.broadcast_to(protos, (*v.shape[:-1], 3, 6))
         d = np.linalg.norm(v[..., None, :] - protos, axis=-1)
+        limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL) * self._outlier_scale
+        if self.spec.pattern == "holes":
+            # An empty hole is bare board around a pit; how dark the pit looks depends on the
+            # light (glare and low sun fill it), so past being darker than its ring by 2 PIT its
+            # depth is free; a flat centre (a finger, a sleeve) is twice the limit away.
+            ring = np.linalg.norm(v[..., 3:] - protos[..., 0, 3:], axis=-1) / limit[0]
+            pit = np.maximum(v[..., :3].mean(-1) - v[..., 3:].mean(-1) + 2 * PIT, 0.0) / PIT
+            d = d.copy()
+            d[..., 0] = np.minimum(d[..., 0], limit[0] * np.hypot(ring, pit))
         label = d.argmin(-1)
         mine = np.take_along_axis(protos, label[..., None, None], -2)[..., 0, :]
         z = -0.5 * (d / SIGMA) ** 2
@@ -336,15 +345,8 @@ class BoardReader:
         p = np.exp(z)
         p /= p.sum(-1, keepdims=True)
         conf = np.take_along_axis(p, label[..., None], -1)[..., 0]
-        limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL) * self._outlier_scale
         # Distance to the nearest prototype in units of its outlier limit: >= 1 matches nothing.
         dmin = d.min(-1) / limit[label]
-        # An empty hole is bare board around a pit; how dark the pit looks depends on the light
-        # (glare and low sun fill it), so past being darker than its ring by 2 PIT its depth is
-        # free; a flat centre (a finger, a sleeve) is twice the limit away.
-        ring = np.linalg.norm(v[..., 3:] - protos[..., 0, 3:], axis=-1) / limit[0]
-        pit = np.maximum(v[..., :3].mean(-1) - v[..., 3:].mean(-1) + 2 * PIT, 0.0) / PIT
-        dmin = np.where(label == 0, np.minimum(dmin, np.hypot(ring, pit)), dmin)
         # And in units of the class's own spread, channel by channel (a learnt class only), on
         # the ring: a piece's centre varies with its highlight, its ring hardly at all.
         z = (v[..., 3:] - mine[..., 3:]) / self._spread[label][..., 3:]

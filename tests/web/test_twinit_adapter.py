@@ -147,3 +147,39 @@ def test_the_spread_starts_the_minute_and_sets_laid_out_score(tmp_path: Path) ->
     assert last["action"]["type"] == "claim" and last["ruling"]["verdict"] == "valid", last
     assert last["action"]["at"] > 0
     assert live.game.scores(live.state)
+
+
+def spread_watch(tmp_path: Path) -> tuple[TwinItAdapter, Table, list[float]]:
+    """A competitive game under way (both piles at their edges) whose hand-over to the
+    cooperative minute is recorded."""
+    _live, ad, table = pile_game(tmp_path)
+    handed: list[float] = []
+    ad.on_spread = lambda count, first, obs, frame: handed.append(first)
+    return ad, table, handed
+
+
+def spread_cards() -> list:
+    faces = [P[0], P[0], P[1], P[2], P[1], P[3], P[2], P[3]]
+    return [card(i + 1, f, 250 + 110 * i, 300 + 60 * (i % 2)) for i, f in enumerate(faces)]
+
+
+def test_a_table_that_shows_no_card_for_a_while_is_no_stack(tmp_path: Path) -> None:
+    ad, table, handed = spread_watch(tmp_path)
+    for _ in range(15):  # the camera sees no card at all for 1.5 s (covered, a glitch)
+        table.show([])
+    for _ in range(12):  # then many cards: piles and captures at the edges, a few in the middle
+        table.show(spread_cards())
+    assert handed == [] and ad.on_spread is not None
+
+
+def test_a_stack_in_the_middle_then_its_spread_hands_over(tmp_path: Path) -> None:
+    _ad, table, handed = spread_watch(tmp_path)
+    for _ in range(5):  # hands sweep every card together: none in sight
+        table.show([])
+    for _ in range(5):
+        table.show([card(1, P[0], *MIDDLE)])  # the stack
+    table.show(spread_cards())
+    first = table.t
+    for _ in range(8):
+        table.show(spread_cards())
+    assert handed == [pytest.approx(first)]

@@ -129,6 +129,8 @@ class TwinItAdapter(GameAdapter):
         self._spread_first: float | None = None
         self._stack_at: float | None = None
         self._stack_from: float | None = None
+        self._stack_shown = False
+        """Whether the run of stack-like views has shown a card in the middle yet."""
         self._frame: Any = None
         self.recent: list[Spot] = []
         """The newest unhidden view at each place a card was seen."""
@@ -173,8 +175,10 @@ class TwinItAdapter(GameAdapter):
         seen = visible_spots(obs)
         if len(seen) <= STACK_MAX_CARDS and all(self.zone(s.center) is None for s in seen):
             if self._stack_from is None:
-                self._stack_from = mono
-            if mono - self._stack_from >= STACK_HOLD_S - 1e-6:
+                self._stack_from, self._stack_shown = mono, False
+            # a view with no card at all (hands sweeping, a glitch) never makes a stack by itself
+            self._stack_shown = self._stack_shown or bool(seen)
+            if self._stack_shown and mono - self._stack_from >= STACK_HOLD_S - 1e-6:
                 self._stack_at = mono
         else:
             self._stack_from = None

@@ -152,3 +152,37 @@ def test_real_photos_finder_beats_baseline() -> None:
     assert found.precision >= 0.97, found
     assert found.recall >= 0.97, found
     assert found.recall > base.recall + 0.1, (found, base)
+
+
+def _framed_card(shadow: bool = False) -> np.ndarray:
+    """A grey image: a light table, a card (100..260 x 100..340) with a plain margin close to
+    the table's level and a dark printed frame 6 px inside its edge (or, ``shadow``, a plain
+    card with a cast shadow beside it)."""
+    img = np.full((480, 400), 185, np.uint8)
+    if shadow:
+        cv2.rectangle(img, (106, 106), (266, 346), 120, cv2.FILLED)
+        cv2.rectangle(img, (100, 100), (259, 339), 240, cv2.FILLED)
+        return cv2.GaussianBlur(img, (3, 3), 0)
+    cv2.rectangle(img, (100, 100), (259, 339), 205, cv2.FILLED)
+    cv2.rectangle(img, (106, 106), (253, 333), 60, cv2.FILLED)
+    cv2.rectangle(img, (108, 108), (251, 331), 240, cv2.FILLED)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def test_outer_margin_moves_a_printed_frame_out_to_the_card_edge() -> None:
+    from vision.cards.refine import outer_margin, refine_quad
+
+    grey = _framed_card()
+    frame = np.float32([[107.5, 107.5], [251.5, 107.5], [251.5, 331.5], [107.5, 331.5]])
+    grown = outer_margin(grey, frame)
+    assert grown is not None
+    quad, _ = refine_quad(grey, grown, search_px=2.0)
+    card = np.float32([[99.5, 99.5], [259.5, 99.5], [259.5, 339.5], [99.5, 339.5]])
+    assert corner_error(quad, card) < 1.0
+
+
+def test_outer_margin_leaves_a_plain_card_beside_its_shadow() -> None:
+    from vision.cards.refine import outer_margin
+
+    card = np.float32([[99.5, 99.5], [259.5, 99.5], [259.5, 339.5], [99.5, 339.5]])
+    assert outer_margin(_framed_card(shadow=True), card) is None

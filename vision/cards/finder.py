@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
-from vision.cards.refine import refine_quad
+from vision.cards.refine import outer_margin, refine_quad
 from vision.cards.segment import colour_gradient, colour_gradient_magnitude, side_support, table_model_mask
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ class FinderConfig:
     """Largest card, as a fraction of the image area."""
     min_aspect: float = 0.38
     """Short / long side at least this (a 0.64 card seen at 35 degrees tilt stays above)."""
-    max_angle_dev: float = 32.0
+    max_angle_dev: float = 24.0
     """Every corner within this many degrees of a right angle (35 degrees of tilt bends a
     corner by ~12; a flattened sliver of wood grain is far off)."""
     min_fill: float = 0.78
@@ -73,6 +73,8 @@ class FinderConfig:
     """At least this fraction of a card is not table-coloured (or is card-white)."""
     refine: bool = True
     """Refine corners to subpixel on the full-resolution image."""
+    outer_margin: bool = True
+    """Move a quad found on a card's printed frame out to the card's edge (its plain margin)."""
     min_confidence: float = 0.3
     """Detections below this are dropped."""
 
@@ -469,6 +471,11 @@ def find_cards(
             if np.abs(first - quad).max() > 0.3 * search:
                 # Moved far (an outline's outer edge was near the window's end): once more.
                 first, edge = refine_quad(full_grey, first, search_px=search)
+            if cfg.outer_margin:
+                # a printed frame found instead of the card's edge: the card's margin beyond
+                grown = outer_margin(full_grey, first)
+                if grown is not None:
+                    first, edge = refine_quad(full_grey, grown, search_px=2.0)
             quad = first
             conf = s * (0.6 + 0.4 * edge)
         if conf >= cfg.min_confidence:

@@ -10,10 +10,14 @@ points, and adjacent lines are intersected. The result is the corner of the card
 
 from __future__ import annotations
 
+import logging
+
 import cv2
 import numpy as np
 
 from vision.cards.geometry import as_quad, line_intersection, side_lengths
+
+log = logging.getLogger(__name__)
 
 N_SAMPLES = 20
 """Points sampled along each side."""
@@ -141,3 +145,109 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, search_px: float = 4.0) -> t
             out[i] = p
     score = float(np.clip(sorted(strengths)[1:3][0] / 64.0 if strengths else 0.0, 0.0, 1.0))
     return out.astype(np.float32), score
+
+
+MARGIN_REACH = 0.12
+"""How far beyond a found edge a card's own margin may reach, as a fraction of its short side."""
+MARGIN_MIN_STEP = 10.0
+"""Grey levels per px the margin's outer edge must step by (median along the side)."""
+MARGIN_PLAIN = 0.25
+"""Across the margin strip the grey level changes by less than this share of its edge's step."""
+
+
+def outer_margin(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The card's true outline when ``quad`` is a printed frame inside it, or ``None``.
+
+    A card printed with a frame (a thin line) inset from its edge, on a table of the margin's
+    colour, shows its strongest edge at the frame: the found edge is then a line's (the grey
+    level steps back within 3 px). Beyond each side, look for a second edge, straight along the
+    side (at one distance all along it), past a plain strip: when three or four sides have one, at
+    widths that agree, the card ends there. The quad returned is the frame's quad moved out by
+    each side's width (refine it again with a small search to place it to subpixel).
+    """
+    q = as_quad(quad).astype(np.float64)
+    lengths = side_lengths(q)
+    short = float(lengths.min())
+    if short < 16:
+        return None
+    reach = max(3.0, MARGIN_REACH * short)
+    offsets = np.arange(0.0, reach + 0.5, 0.5)
+    ts = np.linspace(SIDE_SPAN[0], SIDE_SPAN[1], N_SAMPLES)
+    starts, ends = q, np.roll(q, -1, axis=0)
+    dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
+    normals = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
+    flip = np.einsum("ij,ij->i", normals, (starts + ends) / 2.0 - q.mean(axis=0)) < 0
+    normals[flip] *= -1.0
+    base = starts[:, None, :] + (ends - starts)[:, None, :] * ts[None, :, None]
+    pts = base[:, :, None, :] + normals[:, None, None, :] * offsets[None, None, :, None]
+    h, w = grey.shape[:2]
+    if (
+        (pts[..., 0].min() < 0)
+        or (pts[..., 1].min() < 0)
+        or pts[..., 0].max() > w - 1
+        or pts[..., 1].max() > h - 1
+    ):
+        return None
+    map_x = pts[..., 0].reshape(4 * N_SAMPLES, -1).astype(np.float32)
+    map_y = pts[..., 1].reshape(4 * N_SAMPLES, -1).astype(np.float32)
+    prof = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR).reshape(4, N_SAMPLES, -1).astype(np.float64)
+    deriv = prof[:, :, 2:] - prof[:, :, :-2]  # per px, at offsets[1:-1]
+    signed = np.median(deriv, axis=1)  # (4, K - 2): edges straight along the side stand out
+    med = np.abs(signed)
+    first = 3  # skip the found edge's own slope (offsets below 2 px)
+    min_width = max(2.0, 0.025 * short)
+    widths = np.full(4, np.nan)
+    for side in range(4):
+        m = med[side]
+        peaks = [
+            j
+            for j in range(first, len(m) - 1)
+            if m[j] >= MARGIN_MIN_STEP and m[j] >= m[j - 1] and m[j] >= m[j + 1]
+        ]
+        if not peaks:
+            continue
+        j = peaks[-1]  # the outermost straight edge
+        # the found edge is a printed line's: within 3 px outward the grey level steps back
+        s0 = signed[side][int(np.argmax(med[side][:2]))]
+        back = [
+            jj
+            for jj in range(1, min(7, j - 2))
+            if signed[side][jj] * s0 < 0 and med[side][jj] >= MARGIN_MIN_STEP
+        ]
+        if not back:
+            continue
+        width = float(offsets[1:-1][j])
+        if width < min_width:
+            continue
+        # most points along the side have that edge (not a few strong blotches)
+        near = np.abs(deriv[side][:, max(0, j - 2) : j + 3]).max(axis=1)
+        if (near >= 0.5 * MARGIN_MIN_STEP).mean() < 0.7:
+            continue
+        # a plain strip (the card's margin) lies just inside that edge: at least 1 px where the
+        # grey level hardly changes
+        k = j - 1
+        while k >= first and m[k] >= MARGIN_PLAIN * m[j]:
+            k -= 1
+        plain = 0
+        while k >= first and m[k] < MARGIN_PLAIN * m[j]:
+            plain += 1
+            k -= 1
+        if plain < 2:
+            continue
+        widths[side] = width
+    found = widths[~np.isnan(widths)]
+    # three sides are enough (the fourth may be under another card): it takes their width
+    if len(found) < 3 or found.max() > 2.0 * found.min():
+        return None
+    widths = np.where(np.isnan(widths), float(np.median(found)), widths)
+    # move each side out by its width and intersect neighbouring sides
+    out = q.copy()
+    for i in range(4):
+        a, b = (i - 1) % 4, i
+        pa = starts[a] + normals[a] * widths[a]
+        pb = starts[b] + normals[b] * widths[b]
+        p = line_intersection(pa, dirs[a], pb, dirs[b])
+        if p is None:
+            return None
+        out[i] = p
+    return out.astype(np.float32)

@@ -127,6 +127,10 @@ def twinit_context(
         live = LiveGame.open(coop_game, ctx.live.store, resume=False)
         coop = adapter_factory(live, facts)
         coop.spread_hint = first_mono
+        competitive = ctx.session.adapter
+        if competitive is not None:  # the spread it saw at rest, and its view of the table since
+            coop.stable = competitive.stable
+            coop.spread_snapshot = list(competitive.stable.snapshot)
         log.info("spread of %d cards: the cooperative minute starts", count)
         ctx.session.switch(live, coop)
         coop.observe(obs, frame)

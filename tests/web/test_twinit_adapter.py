@@ -183,3 +183,37 @@ def test_a_stack_in_the_middle_then_its_spread_hands_over(tmp_path: Path) -> Non
     for _ in range(8):
         table.show(spread_cards())
     assert handed == [pytest.approx(first)]
+
+
+def test_the_minute_starts_from_the_spread_at_rest_even_when_hands_come_at_once(tmp_path: Path) -> None:
+    """The competitive game saw the spread at rest and handed over: the cooperative minute starts
+    from that spread, though hands reach for the cards before the table is still again."""
+    from web.adapters.twinit import make_twinit_adapter
+    from web.demo_session import twinit_context
+
+    settings = Settings(
+        game="twinit", mode="competitive", players=("Ana", "Ben"), options={"cards": 10}, data_dir=tmp_path
+    )
+    ctx, _ = twinit_context(settings, None, make_twinit_adapter(pixel_compare))
+    clock = {"t": 0.0, "i": 0}
+
+    def show(cards, hands=()) -> None:
+        clock["t"] += 0.1
+        clock["i"] += 1
+        view = obs(clock["i"], clock["t"], cards, hands=tuple(hands))
+        ctx.session.adapter.observe(view, Captured(clock["t"]))
+
+    for _ in range(6):
+        show([card(1, P[0], *BOTTOM), card(2, P[1], *TOP)])
+    for _ in range(5):
+        show([card(1, P[0], *MIDDLE)])  # the stack
+    spread = spread_cards()
+    show(spread)
+    first = clock["t"]
+    for _ in range(4):  # at rest just long enough for the competitive game to hand over
+        show(spread)
+    assert ctx.live.game.mode == "cooperative"
+    for k in range(10):  # then hands take cards away, one after another
+        show(spread[: 7 - k // 2], [hand_on(1, "bottom", spread[0])])
+    assert ctx.live.timer is not None and ctx.live.timer.started_mono == pytest.approx(first)
+    assert ctx.live.snapshot_state()["phase"] == "minute"

@@ -136,6 +136,8 @@ class TwinItAdapter(GameAdapter):
         """The newest unhidden view at each place a card was seen."""
         self.spread_hint: float | None = None
         """Set when a competitive game handed over at a spread: the minute's first frame."""
+        self.spread_snapshot: list[Spot] | None = None
+        """Set with ``spread_hint``: the spread as the competitive game saw it at rest."""
         self.spread_mono: float | None = None
         self.on_spread: Callable[[int, float, TableObservation, Any], None] | None = None
         """Competitive play: called (count, first mono, obs, frame) when a stack is spread."""
@@ -543,6 +545,9 @@ class TwinItAdapter(GameAdapter):
         elif count < need and self.spread_hint is None:
             self._spread_first = None
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
+        if snapshot is None and self.spread_snapshot is not None:
+            # handed over at rest: hands may reach for the cards before the table is still again
+            snapshot, self.spread_snapshot = self.spread_snapshot, None
         if snapshot is None or len(snapshot) < need:
             return
         if self.spread_hint is None and not self._stack_recent(mono):

@@ -71,6 +71,8 @@ FADE_CHROMA = 0.5
 """Only a class with this much hue (log units, centre and ring) is tried faded."""
 RING_MATCH = 0.35
 """A hole beside one next to a hand is read when this close to its class (in outlier limits)."""
+EDGE = 0.2
+"""Brightness change (log units) of an empty hole's ring against its board that a shadow's edge explains."""
 PIT = 0.2
 """Half the least depth (log units) of an empty hole's centre below the board ring around it."""
 CHANGE = 0.07
@@ -334,10 +336,21 @@ class BoardReader:
             # An empty hole is bare board around a pit; how dark the pit looks depends on the
             # light (glare and low sun fill it), so past being darker than its ring by 2 PIT its
             # depth is free; a flat centre (a finger, a sleeve) is twice the limit away.
-            ring = np.linalg.norm(v[..., 3:] - protos[..., 0, 3:], axis=-1) / limit[0]
+            # Its ring is bare board: only its hue must match; a shadow's edge between it and the
+            # cells that set the board colour may change its brightness by up to EDGE.
+            rd = v[..., 3:] - protos[..., 0, 3:]
+            shift = rd.mean(-1)
+            ring = (
+                np.hypot(
+                    np.linalg.norm(rd - shift[..., None], axis=-1), np.maximum(np.abs(shift) - EDGE, 0.0)
+                )
+                / limit[0]
+            )
             pit = np.maximum(v[..., :3].mean(-1) - v[..., 3:].mean(-1) + 2 * PIT, 0.0) / PIT
             d = d.copy()
-            d[..., 0] = np.minimum(d[..., 0], limit[0] * np.hypot(ring, pit))
+            alt = np.hypot(ring, pit)
+            # Only as a match: a point far from both stays as far as its colour says.
+            d[..., 0] = np.where(alt < 1.0, np.minimum(d[..., 0], limit[0] * alt), d[..., 0])
         label = d.argmin(-1)
         mine = np.take_along_axis(protos, label[..., None, None], -2)[..., 0, :]
         z = -0.5 * (d / SIGMA) ** 2
@@ -349,7 +362,10 @@ class BoardReader:
         dmin = d.min(-1) / limit[label]
         # And in units of the class's own spread, channel by channel (a learnt class only), on
         # the ring: a piece's centre varies with its highlight, its ring hardly at all.
-        z = (v[..., 3:] - mine[..., 3:]) / self._spread[label][..., 3:]
+        z = v[..., 3:] - mine[..., 3:]
+        if self.spec.pattern == "holes":
+            z = np.where((label == 0)[..., None], z - z.mean(-1, keepdims=True), z)
+        z = z / self._spread[label][..., 3:]
         zn = np.sqrt((z**2).mean(-1)) / (SPREAD_Z * self._outlier_scale[label])
         dmin = np.maximum(dmin, np.where(self._adapted[label], zn, 0.0))
         # Glare washes a colour out towards the board's; what is left of its hue must still agree

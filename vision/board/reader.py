@@ -372,7 +372,8 @@ class BoardReader:
         # with the class (a pale red peg is not a grey one).
         # An empty hole's centre is a dark pit whose hue is mostly noise: its ring alone counts.
         chroma = _chroma(v) - _chroma(mine)
-        chroma[..., :3] *= (label != 0)[..., None]
+        # So is a stone's centre, where its highlight sits (a Go stone's ring is stone too).
+        chroma[..., :3] *= ((label != 0) & (self.spec.pattern == "holes"))[..., None]
         off = np.linalg.norm(chroma, axis=-1) / CHROMA_TOL
         dmin = np.maximum(dmin, off)
         return label.astype(np.int8), conf.astype(np.float32), dmin

@@ -171,9 +171,11 @@ def candidate_quads(image: np.ndarray, max_candidates: int = 6) -> list[np.ndarr
     area_img = small.shape[0] * small.shape[1]
     found: list[tuple[float, np.ndarray]] = []
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 12, 1.0)
-    for k in (2, 3, 4):
+    # Colour with its lightness (Lab), then its hue alone (a, b): glare brightens part of a board
+    # towards a white table square, but leaves its hue.
+    for feats, k in ((lab, 2), (lab, 3), (lab, 4), (lab[:, 1:].copy(), 2), (lab[:, 1:].copy(), 3)):
         cv2.setRNGSeed(k)
-        _c, labels, _centres = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+        _c, labels, _centres = cv2.kmeans(feats, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
         labels = labels.reshape(small.shape[:2])
         for j in range(k):
             mask = (labels == j).astype(np.uint8) * 255

@@ -223,7 +223,7 @@ def outer_margin(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         near = np.abs(deriv[side][:, max(0, j - 2) : j + 3]).max(axis=1)
         if (near >= 0.5 * MARGIN_MIN_STEP).mean() < 0.7:
             continue
-        # a plain strip (the card's margin) lies just inside that edge: at least 1 px where the
+        # a plain strip (the card's margin) lies just inside that edge: at least 0.5 px where the
         # grey level hardly changes
         k = j - 1
         while k >= first and m[k] >= MARGIN_PLAIN * m[j]:
@@ -232,7 +232,7 @@ def outer_margin(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         while k >= first and m[k] < MARGIN_PLAIN * m[j]:
             plain += 1
             k -= 1
-        if plain < 2:
+        if plain < 1:
             continue
         widths[side] = width
     found = widths[~np.isnan(widths)]

@@ -71,6 +71,8 @@ class FinderConfig:
     """The outline as a whole has at least this fraction on an edge."""
     min_foreground: float = 0.25
     """At least this fraction of a card is not table-coloured (or is card-white)."""
+    box_alternative: bool = True
+    """Also try each blob's smallest enclosing box as a card."""
     refine: bool = True
     """Refine corners to subpixel on the full-resolution image."""
     outer_margin: bool = True
@@ -242,6 +244,13 @@ def _candidates(
             continue
         if score > 0:
             out.append((quad, score))
+            if cfg.box_alternative:
+                # A blob that is a card plus something (its shadow, a neighbour's corner) has a
+                # hull of five or six sides: its smallest box is another guess at the card.
+                box = order_quad(cv2.boxPoints(cv2.minAreaRect(c)).astype(np.float32))
+                bs = _score(area, box, img_area, cfg)
+                if bs > 0 and np.abs(box - quad).max() > 2.0 and not _on_border(box, mask.shape[:2]):
+                    out.append((box, bs * 0.95))
             continue
         if nested or area < 1.6 * min_area or area > 6 * max_area:
             continue

@@ -579,8 +579,16 @@ class BoardReader:
         ref = 0.5 * (board[p[:, 0], p[:, 1]] + board[p[:, 2], p[:, 3]])
         v = slog - ref[:, None, :]
         colour = matrix[p[:, 0], p[:, 1]].astype(int)
-        proto = self.prototypes[colour, 3:]
-        d_peg = np.linalg.norm(v - proto[:, None, :], axis=-1)
+        proto = np.broadcast_to(self.prototypes[colour, 3:][:, None, :], v.shape)
+        # Under glare a coloured bridge fades towards the board as its pegs do (see _classify_lit).
+        lit = (self._glare[p[:, 0], p[:, 1]] > 0) | (self._glare[p[:, 2], p[:, 3]] > 0)
+        hue = np.linalg.norm(_chroma(self.prototypes[colour]), axis=-1) > FADE_CHROMA
+        fade = lit & hue
+        if fade.any():
+            share = (v * proto).sum(-1) / np.maximum((proto * proto).sum(-1), 1e-9)
+            share = np.where(fade[:, None], np.clip(share, FADE_MIN, 1.0), 1.0)
+            proto = share[..., None] * proto
+        d_peg = np.linalg.norm(v - proto, axis=-1)
         d_board = np.linalg.norm(v, axis=-1)
         votes = (d_peg < d_board).sum(1)
         k = len(LINK_T)

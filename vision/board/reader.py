@@ -393,11 +393,19 @@ class BoardReader:
             share = (w[:, None, :] * protos[None]).sum(-1) / np.maximum((protos * protos).sum(-1), 1e-9)
             # Only a coloured piece keeps its hue as it fades; a grey or black one would become
             # the board itself.
-            share = np.where(np.linalg.norm(_chroma(protos), axis=-1) > FADE_CHROMA, share, 1.0)
-            faded = np.clip(share, FADE_MIN, 1.0)[..., None] * protos[None]
-            for cand in (vg[lit], None):
+            # The empty class is never faded: its pit is judged apart (see _classify).
+            piece = (np.linalg.norm(_chroma(protos), axis=-1) > FADE_CHROMA) & (np.arange(3) > 0)
+            share = np.where(piece, share, 1.0)
+            share = np.clip(share, FADE_MIN, 1.0)
+            faded = share[..., None] * protos[None]
+            # Not on a Go board: there a washed-out stone's neighbours must stay unread (they
+            # keep a lone stone at the edge, which looks empty, from being read at all).
+            for cand in (vg[lit], None) if self.spec.pattern == "holes" else (vg[lit],):
                 lg, cg, dg = self._classify(w, faded) if cand is None else self._classify(cand, protos)
                 better = dg < dmin[lit]
+                if cand is None:
+                    # Only a faded piece's own match counts here.
+                    better &= piece[lg]
                 for a, b in ((label, lg), (conf, cg), (dmin, dg)):
                     sub = a[lit]
                     sub[better] = b[better]

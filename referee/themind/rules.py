@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee.french import join_en, join_fr
+from referee.hands import deal_hands_refusal
 from referee.themind.actions import Deal, MindAction, PlayCard, RevealPile, Star
 from referee.themind.levels import settle
 from referee.themind.setup import Setup, cards_text, less, uncertain
@@ -76,24 +77,9 @@ def _deal(setup: Setup, state: MindState, action: Deal) -> tuple[Ruling, MindSta
             state,
         )
     level = state.level
-    if setup.known and action.hands is None:
-        return (
-            refused(
-                "hands_needed",
-                "This game is played with the hands known: the deal must list them.",
-                "Cette partie se joue mains connues : la distribution doit les donner.",
-            ),
-            state,
-        )
-    if not setup.known and action.hands is not None:
-        return (
-            refused(
-                "hands_unknown",
-                "This game is played with the hands unknown: the deal cannot list them.",
-                "Cette partie se joue mains inconnues : la distribution ne peut pas les donner.",
-            ),
-            state,
-        )
+    refusal = deal_hands_refusal(setup.known, action.hands is not None)
+    if refusal is not None:
+        return refusal, state
     hands: tuple[tuple[int, ...], ...] = ((),) * setup.n
     if action.hands is not None:
         sizes = [len(h) for h in action.hands]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+from referee.hands import deal_hands_refusal
 from referee.trio.actions import Deal, Exchange, TrioAction
 from referee.trio.cards import COPIES, deal_sizes, deck, team_of
 from referee.trio.reveals import reveal
@@ -45,24 +46,9 @@ def _deal(setup: Setup, state: TrioState, action: Deal) -> tuple[Ruling, TrioSta
             "already_dealt", "The cards are already dealt.", "Les cartes sont déjà distribuées."
         ), state
     per, centre_size = deal_sizes(setup.n, setup.teams)
-    if setup.known and action.hands is None:
-        return (
-            refused(
-                "hands_needed",
-                "This game is played with the hands known: the deal must list them.",
-                "Cette partie se joue mains connues : la distribution doit les donner.",
-            ),
-            state,
-        )
-    if not setup.known and action.hands is not None:
-        return (
-            refused(
-                "hands_unknown",
-                "This game is played with the hands unknown: the deal cannot list them.",
-                "Cette partie se joue mains inconnues : la distribution ne peut pas les donner.",
-            ),
-            state,
-        )
+    refusal = deal_hands_refusal(setup.known, action.hands is not None)
+    if refusal is not None:
+        return refusal, state
     if action.hands is not None:
         sizes = [len(h) for h in action.hands]
         centre = action.centre or ()

@@ -40,11 +40,11 @@ class JudgeConfig:
     fresh: float = 0.3
     """Share of training crops made afresh (the rest reuse one of 4 earlier crops of the pattern)."""
     hard_weight: float = 6.0
+    """Loss weight of near-duplicate pairs (random different pairs weigh 1, same pairs balance all)."""
     hard_share: float = 0.7
     """Share of a batch's patterns that come as near-duplicate couples."""
     hard_aligned: float = 0.7
     """Probability that a near-duplicate couple is shown at the same turn."""
-    """Loss weight of near-duplicate pairs (random different pairs weigh 1, same pairs balance all)."""
     lr: float = 3e-3
     weight_decay: float = 1e-4
     size: int = 48

@@ -31,9 +31,9 @@ class ReaderConfig:
     steps: int = 4000
     batch: int = 32
     fresh: float = 0.3
+    """Share of training crops made afresh (the rest reuse one of 4 earlier crops of the card)."""
     colour_drop: float = 0.25
     """Share of training crops shown in grey or with swapped channels (colour target ignored)."""
-    """Share of training crops made afresh (the rest reuse one of 4 earlier crops of the card)."""
     lr: float = 3e-3
     weight_decay: float = 1e-4
     width: int = 48

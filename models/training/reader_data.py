@@ -20,6 +20,11 @@ IGNORE = -100
 _ROTATIONS = (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)
 
 
+def _shrink(img: np.ndarray) -> np.ndarray:
+    s = FACE_LONG_SIDE / max(img.shape[:2])
+    return cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else img
+
+
 class NumberSampler:
     """Draws (input, number class, colour class, deck name) from a list of decks."""
 
@@ -50,12 +55,15 @@ class NumberSampler:
         key = (i, identity)
         img = self._faces.get(key)
         if img is None:
-            img = self.decks[i].image(identity)
-            s = FACE_LONG_SIDE / max(img.shape[:2])
-            if s < 1:
-                img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            img = _shrink(self.decks[i].image(identity))
             self._faces[key] = img
         return img
+
+    def _fresh_crop(self, i: int, identity: str) -> np.ndarray:
+        """A new camera crop; a varied deck (new style on every draw) draws a new face for it."""
+        deck = self.decks[i]
+        face = _shrink(deck.image(identity)) if getattr(deck, "varied", False) else self.face(i, identity)
+        return camera_crop(face, self.rng, self.aug)
 
     def sample(
         self, deck_index: int | None = None, identity: str | None = None
@@ -66,10 +74,10 @@ class NumberSampler:
         name, number_cls, colour = parse_identity(ident)
         pool = self._pools.setdefault((i, ident), [])
         if len(pool) < self.pool_size and (not pool or self.rng.random() < self.fresh):
-            crop = camera_crop(self.face(i, ident), self.rng, self.aug)
+            crop = self._fresh_crop(i, ident)
             pool.append(crop)
         elif self.rng.random() < self.fresh:
-            crop = camera_crop(self.face(i, ident), self.rng, self.aug)
+            crop = self._fresh_crop(i, ident)
             pool[int(self.rng.integers(len(pool)))] = crop
         else:
             crop = pool[int(self.rng.integers(len(pool)))]

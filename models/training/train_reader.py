@@ -14,7 +14,8 @@ import torch
 from torch import nn
 
 from models.files import READER, sha256
-from models.labels import COLOUR_CLASSES, DECK_CLASS_COUNT, colour_classes
+from models.labels import COLOUR_CLASSES
+from models.reader_decode import decode, fuse_half_turns, with_half_turns
 from models.training.augment import AugmentConfig
 from models.training.decks import NumberDeck
 from models.training.export import export_onnx
@@ -41,39 +42,21 @@ class ReaderConfig:
     widths: tuple[int, ...] = (16, 32, 48, 64)
     val_crops: int = 3000
     target_confident_wrong: float = 0.0006
+    half_turns: bool = True
+    """Read each crop as given and turned 180 degrees and average the logits (run time does the same)."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
 
 
 CONFIGS = {
-    "full": ReaderConfig(),
+    "full": ReaderConfig(steps=6000, val_crops=5000),
     "quick": ReaderConfig(steps=150, val_crops=400),
     "tiny": ReaderConfig(steps=3, batch=8, val_crops=24, width=32, height=48, widths=(8, 16)),
 }
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def read_confidence(numbers: np.ndarray, colours: np.ndarray, decks: Sequence[str], t: float) -> tuple:
     """(number class, colour class, confidence) per row, as the run-time reader computes them."""
-    cls, col, conf = [], [], []
-    for i, deck in enumerate(decks):
-        pn = _softmax(numbers[i, : DECK_CLASS_COUNT[deck]] / t)
-        c = int(pn.argmax())
-        p = float(pn[c])
-        k = 0
-        span = colour_classes(deck, c)
-        if span is not None:
-            pc = _softmax(colours[i, span[0] : span[1]] / t)
-            k = span[0] + int(pc.argmax())
-            p *= float(pc[k - span[0]])
-        cls.append(c)
-        col.append(k)
-        conf.append(p)
-    return np.asarray(cls), np.asarray(col), np.asarray(conf)
+    return decode(numbers, colours, list(decks), t)
 
 
 def train_reader(
@@ -113,13 +96,18 @@ def train_reader(
     val = NumberSampler(val_decks, cfg.width, cfg.height, cfg.seed + 10_000, cfg.aug)
     items = [val.sample() for _ in range(cfg.val_crops)]
     model.eval()
+    zs = []
     with torch.no_grad():
-        zs = [
-            model(torch.from_numpy(np.stack([it[0] for it in items[i : i + 128]])))
-            for i in range(0, len(items), 128)
-        ]
-    zn = np.concatenate([z[0].numpy() for z in zs]).astype(np.float64)
-    zc = np.concatenate([z[1].numpy() for z in zs]).astype(np.float64)
+        for i in range(0, len(items), 128):
+            x = np.stack([it[0] for it in items[i : i + 128]])
+            if cfg.half_turns:
+                zn_i, zc_i = model(torch.from_numpy(with_half_turns(x)))
+                zs.append((fuse_half_turns(zn_i.numpy()), fuse_half_turns(zc_i.numpy())))
+            else:
+                zn_i, zc_i = model(torch.from_numpy(x))
+                zs.append((zn_i.numpy(), zc_i.numpy()))
+    zn = np.concatenate([z[0] for z in zs]).astype(np.float64)
+    zc = np.concatenate([z[1] for z in zs]).astype(np.float64)
     decks = [it[3] for it in items]
     yn = np.asarray([it[1] for it in items])
     yc = np.asarray([it[2] for it in items])
@@ -167,6 +155,7 @@ def train_reader(
             "channels": "BGR, exposure-normalised, minus 0.5",
         },
         "temperature": best_t,
+        "half_turns": cfg.half_turns,
         "confidence_threshold": threshold,
         "colour_classes": list(COLOUR_CLASSES),
         "config": {k: v for k, v in asdict(cfg).items() if k != "aug"} | {"aug": asdict(cfg.aug)},

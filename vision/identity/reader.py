@@ -1,9 +1,11 @@
 """The number and colour reader for The Mind, Trio and Line-it cards, at any rotation.
 
-A landscape crop is turned to portrait; the network was trained on upright and upside-down cards,
-so the four turns are covered. The deck limits which classes may be answered (The Mind 1-100, Trio
-1-12, Line-it 1-100 or a bet +3/+4/+5). ``confidence`` is the calibrated probability of the whole
-read (number and, where there is one, colour); below the model's threshold the read is uncertain.
+A landscape crop is turned to portrait; the network was trained on cards at every quarter turn,
+and (models whose settings say ``half_turns``) reads each crop as given and turned a half turn,
+averaging the two (``models/reader_decode.py``). The deck limits which classes may be answered
+(The Mind 1-100, Trio 1-12, Line-it 1-100 or a bet +3/+4/+5). ``confidence`` is the calibrated
+probability of the whole read (number and, where there is one, colour); below the model's threshold
+the read is uncertain. Trio's colour follows from its number (one colour per value).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from models.files import READER
-from models.labels import COLOUR_CLASSES, DECK_CLASS_COUNT, DECK_NAMES, colour_classes, number_of_class
+from models.labels import COLOUR_CLASSES, DECK_NAMES, number_of_class
 from models.preprocess import check_crop, to_tensor
+from models.reader_decode import decode, fuse_half_turns, with_half_turns
 from vision.errors import InputError
 from vision.identity.sessions import open_model
 
@@ -49,12 +52,6 @@ class Reading:
         return not self.certain
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 class NumberReader:
     """Loads the reader once; ``read(crop, deck)``."""
 
@@ -64,6 +61,8 @@ class NumberReader:
         self.height = int(self.meta["input"]["height"])
         self.temperature = float(self.meta["temperature"])
         self.threshold = float(self.meta["confidence_threshold"])
+        self.half_turns = bool(self.meta.get("half_turns", False))
+        """Read each crop as given and turned 180 degrees, and average the logits."""
 
     def _check_deck(self, deck: str) -> None:
         if deck not in DECK_NAMES:
@@ -79,22 +78,18 @@ class NumberReader:
                 xs.append(to_tensor(check_crop(c, f"crop {i}"), self.width, self.height))
             except ValueError as exc:
                 raise InputError(str(exc)) from exc
-        numbers, colours = self._session.run(None, {"crops": np.stack(xs).astype(np.float32)})
-        allowed = DECK_CLASS_COUNT[deck]
-        pn = _softmax(numbers[:, :allowed] / self.temperature)
+        x = np.stack(xs).astype(np.float32)
+        if self.half_turns:
+            numbers, colours = self._session.run(None, {"crops": with_half_turns(x)})
+            numbers, colours = fuse_half_turns(numbers), fuse_half_turns(colours)
+        else:
+            numbers, colours = self._session.run(None, {"crops": x})
+        cls, col, conf = decode(numbers, colours, [deck] * len(crops), self.temperature)
         out = []
-        for i in range(len(crops)):
-            cls = int(pn[i].argmax())
-            kind, number = number_of_class(cls)
-            conf = float(pn[i, cls])
-            colour: str | None = None
-            span = colour_classes(deck, cls)
-            if span is not None:
-                pc = _softmax(colours[i, span[0] : span[1]] / self.temperature)
-                j = int(pc.argmax())
-                colour = COLOUR_CLASSES[span[0] + j]
-                conf *= float(pc[j])
-            out.append(Reading(kind, number, colour, round(conf, 6), conf >= self.threshold))
+        for c, k, p in zip(cls.tolist(), col.tolist(), conf.tolist(), strict=True):
+            kind, number = number_of_class(c)
+            colour = None if k == 0 else COLOUR_CLASSES[k]
+            out.append(Reading(kind, number, colour, round(p, 6), p >= self.threshold))
         return out
 
     def read(self, crop: np.ndarray, deck: str) -> Reading:

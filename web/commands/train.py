@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 PROCEDURAL_TRAIN_SEEDS = tuple(range(1, 9))
 PROCEDURAL_VAL_SEEDS = (500, 501)
+READER_VARIED_TRAIN = {"themind": (1, 2, 3), "trio": (1, 2), "lineit": (1, 2, 3)}
+READER_VARIED_VAL = {"themind": (900,), "trio": (900,), "lineit": (900,)}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,26 +81,35 @@ def judge_decks(config: str) -> tuple[list, list, str]:
 
 def reader_decks(config: str) -> tuple[list, list, str]:
     from models.training.patterns import ProceduralNumberDeck
+    from models.training.reader_faces import VariedNumberDeck
     from vision.identity import render_decks as rd
 
     if config == "tiny":
         train = [ProceduralNumberDeck(d, 0, (48, 72)) for d in ("themind", "trio", "lineit")]
+        train += [VariedNumberDeck("lineit", 1)]
         val = [ProceduralNumberDeck(d, 1, (48, 72)) for d in ("themind", "trio", "lineit")]
-        return train, val, "tiny: procedural number decks, style 0 (validation style 1)"
+        val += [VariedNumberDeck("trio", 2)]
+        return train, val, "tiny: procedural number decks, style 0, and a varied Line-it deck"
     train = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
     train += [ProceduralNumberDeck("themind", 0), ProceduralNumberDeck("lineit", 1)]
     train += [
         ProceduralNumberDeck(d, 10 + i, free_colours=True)
         for i, d in enumerate(("themind", "trio", "lineit"))
     ]
+    train += [VariedNumberDeck(d, s) for d, seeds in READER_VARIED_TRAIN.items() for s in seeds]
     val = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
+    val += [VariedNumberDeck(d, s) for d, seeds in READER_VARIED_VAL.items() for s in seeds]
     recipe = (
         f"renderer number decks in styles {rd.NUMBER_TRAIN_STYLES} + procedural OpenCV-font decks"
         f" (The Mind in font 0, Line-it in font 1, and The Mind, Trio, Line-it with random paper and ink per"
-        " card, colour target ignored); 25% of training crops in grey or with swapped channels (colour"
-        " target ignored); calibration on fresh crops of the training styles; bench on the"
-        f" held-out styles {rd.NUMBER_BENCH_STYLES}. Every crop through camera_crop, then a random"
-        " quarter turn"
+        " card, colour target ignored) + varied decks (models/training/reader_faces.py: every face drawn"
+        " in a new random style -- font, weight, italic, outline, shadow, size, placement, corner"
+        " indices, paper, dark cards, gradients, stripes, frames, discs and suit symbols; the key colour"
+        f" jittered as ink, disc, bright ink on dark, or frame) seeds {READER_VARIED_TRAIN};"
+        " 25% of training crops in grey or with swapped channels (colour target ignored); calibration"
+        f" on fresh crops of the training styles and of varied decks seeds {READER_VARIED_VAL} (styles"
+        f" never trained on); bench on the held-out styles {rd.NUMBER_BENCH_STYLES}. Every crop through"
+        " camera_crop, then a random quarter turn; read as given and turned 180 degrees, logits averaged"
     )
     return train, val, recipe
 

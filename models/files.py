@@ -38,7 +38,9 @@ class ModelFiles:
 
 JUDGE = ModelFiles("judge", ("judge_embed.onnx", "judge_head.onnx"), "judge.json", "judge.md")
 READER = ModelFiles("reader", ("reader.onnx",), "reader.json", "reader.md")
-MODELS = {m.name: m for m in (JUDGE, READER)}
+SEG = ModelFiles("seg", ("table_seg.onnx",), "table_seg.json", "table_seg.md")
+"""The table segmenter (:mod:`vision.segmenter`): card cores, cards, card boundaries, hands."""
+MODELS = {m.name: m for m in (JUDGE, READER, SEG)}
 
 
 def sha256(path: Path) -> str:

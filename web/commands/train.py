@@ -142,6 +142,21 @@ def run(args: argparse.Namespace) -> int:
 
     config = _config_name(args)
     t0 = time.perf_counter()
+    if args.model == "seg":
+        from models.training.train_seg import run_cli
+
+        if args.card_only:
+            from models.training.seg_card import write_seg_card
+
+            sys.stdout.write(f"wrote {write_seg_card(args.out, args.bench)}\n")
+            return 0
+        from vision.cards.seg_frames import RECIPE, make_frames
+
+        meta = run_cli(args.out, config, args.seed, args.steps, make_frames, RECIPE)
+        summary = {"model": "seg", "config": config, "validation": meta["validation"]}
+        summary |= {"seconds": round(time.perf_counter() - t0, 1), "out": str(args.out)}
+        sys.stdout.write(json.dumps(summary) + "\n")
+        return 0
     if args.card_only:
         if args.bench is not None:
             record_bench(args.bench, args.out)

@@ -46,6 +46,17 @@ class HandConfig:
     the ghost of something that left)."""
     cover_fraction: float = 0.5
     """A card is covered by a hand when more than this fraction of it is under the hand."""
+    carry_start: float = 0.08
+    """A hand over a hidden card moving at least this many card diagonals in one frame after it
+    rested on the card takes the card with it; when it rests again, it has put the card down."""
+    carry_cover: float = 0.3
+    """A carried card at least this much under a hand stays covered by it."""
+    patch_grow: float = 0.6
+    """The hand's motion over a card is measured on the card grown by this many diagonals a side."""
+    patch_search: float = 1.0
+    """... searched this many card diagonals around (the most a hand moves between two frames)."""
+    patch_min_score: float = 0.5
+    """Smallest normalised correlation of a trusted motion measurement."""
 
 
 @dataclass
@@ -74,6 +85,62 @@ class HandResult:
     """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
 
 
+PATCH_SCALE = 0.5
+"""Scale of the grey copies the hands' motion over cards is measured on."""
+
+
+@dataclass(frozen=True)
+class _Patch:
+    """A grey half-resolution copy of the region around a covered card (the hand over it)."""
+
+    grey: np.ndarray
+    x0: int
+    y0: int
+    """Full-resolution top-left corner of the region."""
+
+
+def _region(quad: np.ndarray, grow: float, shape: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The quad's bounding box grown by ``grow`` diagonals a side, clipped: x0, y0, x1, y1."""
+    q = np.asarray(quad, np.float32)
+    d = float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
+    x0, y0 = q.min(axis=0) - grow * d
+    x1, y1 = q.max(axis=0) + grow * d
+    h, w = shape
+    return max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+
+
+def _grey(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    crop = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    return cv2.resize(crop, None, fx=PATCH_SCALE, fy=PATCH_SCALE, interpolation=cv2.INTER_AREA)
+
+
+def patch_motion(
+    patch: _Patch, frame: np.ndarray, quad: np.ndarray, search: float
+) -> tuple[np.ndarray, float] | None:
+    """Where the region ``patch`` shows went in ``frame``: (full-resolution shift, correlation),
+    looked for ``search`` card diagonals around; None when the region left the frame."""
+    ph, pw = patch.grey.shape[:2]
+    if ph < 4 or pw < 4:
+        return None
+    q = np.asarray(quad, np.float32)
+    reach = search * float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
+    h, w = frame.shape[:2]
+    box = (
+        max(0, int(patch.x0 - reach)),
+        max(0, int(patch.y0 - reach)),
+        min(w, int(patch.x0 + pw / PATCH_SCALE + reach)),
+        min(h, int(patch.y0 + ph / PATCH_SCALE + reach)),
+    )
+    area = _grey(frame, box)
+    if area.shape[0] < ph or area.shape[1] < pw:
+        return None
+    res = cv2.matchTemplate(area, patch.grey, cv2.TM_CCOEFF_NORMED)
+    _, score, _, (bx, by) = cv2.minMaxLoc(res)
+    shift = np.float32([box[0] + bx / PATCH_SCALE - patch.x0, box[1] + by / PATCH_SCALE - patch.y0])
+    return shift, float(score)
+
+
 def _seat_of(blob: np.ndarray, border: int) -> Seat | None:
     """The image edge along which the blob runs longest (None when it touches none)."""
     counts = {
@@ -98,6 +165,12 @@ def _tip(blob: np.ndarray, seat: Seat) -> tuple[float, float]:
     else:
         sel = xs >= xs.max() - 0.2 * (xs.max() - xs.min())
     return float(xs[sel].mean()), float(ys[sel].mean())
+
+
+def quad_diagonal_len(quad: np.ndarray) -> float:
+    """The diagonal of a quad's bounding box (a card's size, whatever its turn)."""
+    q = np.asarray(quad, np.float32)
+    return float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
 
 
 def quad_coverage(mask: np.ndarray, quad: np.ndarray, scale: float) -> float:
@@ -127,10 +200,16 @@ class HandTracker:
         self._next_id = 1
         self._scale = 1.0
         self._size: tuple[int, int] = (0, 0)
+        self._patches: dict[int, _Patch] = {}
+        self._phase: dict[int, str] = {}
+        """Covered card -> "landing" (the hand over it has not rested yet), "rest", "carry"
+        (moving with the hand), "placed" (put down: stays, whatever the hand does next)."""
 
     def reset(self) -> None:
         self._memory = None
         self._hands = []
+        self._patches = {}
+        self._phase = {}
 
     @property
     def memory(self) -> np.ndarray | None:
@@ -159,9 +238,9 @@ class HandTracker:
         known where covered); ``visible_quads``: the cards the finder sees in this frame (not
         hands, whatever their difference from the memory); ``colours``: the table's colours
         (:func:`vision.cards.segment.table_colours`), learned from this frame when not given;
-        ``hidden``: cards not seen in the last frame. A hidden card a hand covered, when the hand
-        has moved off the place it was, went with the hand (a slap carries the card away): its
-        quad follows the hand's tip and it stays covered (``HandResult.carried``)."""
+        ``hidden``: cards not seen in the last frame. A hidden card a hand rested on and then
+        moved away with went with the hand (a slap carries the card away): its quad follows the
+        hand's motion over it and it stays covered (``HandResult.carried``, see :meth:`_carry`)."""
         cfg = self.cfg
         low = self._low(frame)
         s = self._scale
@@ -216,32 +295,34 @@ class HandTracker:
         self._memory += rate3 * (low.astype(np.float32) - self._memory)
 
         hands = self._match(blobs)
+        carried = self._carry(frame, card_quads, hidden) if hands else {}
+        if carried:
+            card_quads = {**card_quads, **carried}
         events: list[HandEvent] = []
         prev = {h.hand_id: h for h in self._hands}
-        carried: dict[int, np.ndarray] = {}
+        cover_of: dict[int, tuple[float, _Hand]] = {}
         for hand in hands:
             hand.tip = _tip(hand.mask, hand.seat)
-            covered = {
-                tid for tid, q in card_quads.items() if quad_coverage(hand.mask, q, s) > cfg.cover_fraction
-            }
-            before_hand = prev.get(hand.hand_id)
-            if before_hand is not None:
-                delta = np.float32([hand.tip[0] - before_hand.tip[0], hand.tip[1] - before_hand.tip[1]]) / s
-                for tid in before_hand.covers:
-                    if tid in covered or tid not in hidden or tid not in card_quads:
-                        continue
-                    moved = (card_quads[tid] + delta).astype(np.float32)
-                    if quad_coverage(hand.mask, moved, s) > cfg.cover_fraction:
-                        carried[tid] = moved
-                        covered.add(tid)
-            covers = tuple(sorted(covered))
-            hand.covers = covers
+            covered = set()
+            for tid, q in card_quads.items():
+                cov = quad_coverage(hand.mask, q, s)
+                if cov > cfg.cover_fraction:
+                    covered.add(tid)
+                if tid in carried and cov >= cfg.carry_cover and cov > cover_of.get(tid, (0.0, hand))[0]:
+                    cover_of[tid] = (cov, hand)
+            hand.covers = tuple(sorted(covered))
+        for tid, (_, hand) in cover_of.items():
+            if tid not in hand.covers:
+                hand.covers = tuple(sorted((*hand.covers, tid)))
+        for hand in hands:
+            covers = hand.covers
             before = set(prev[hand.hand_id].covers) if hand.hand_id in prev else set()
             for tid in covers:
                 if tid not in before:
                     events.append(HandEvent(timestamp, "covered", hand.hand_id, hand.seat, tid))
             for tid in sorted(before - set(covers)):
                 events.append(HandEvent(timestamp, "uncovered", hand.hand_id, hand.seat, tid))
+        self._keep_patches(frame, card_quads, {t for h in hands for t in h.covers})
         live = {h.hand_id for h in hands}
         for old in self._hands:
             if old.hand_id not in live:
@@ -269,12 +350,64 @@ class HandTracker:
         )
         return HandResult(obs, tuple(events), full, hand_mask, s, carried)
 
-    def set_covers(self, covers: dict[int, tuple[int, ...]]) -> None:
+    def _carry(
+        self, frame: np.ndarray, card_quads: dict[int, np.ndarray], hidden: set[int] | frozenset[int]
+    ) -> dict[int, np.ndarray]:
+        """Hidden cards a hand moves with it: track id -> new quad.
+
+        Under a hand a card cannot be seen, but the hand over it can: the region around each
+        covered card in the last frame is looked for in this one. A hand that rested on a card
+        and then moves takes it along (a slap carries the card away, a player carries a pile's
+        top card to the table) until it rests again (the card is put down; a hand rising off it
+        leaves it there). A hand passing over a card without stopping leaves it. A card seen
+        again is found by its look (the tracker), whatever was guessed here."""
+        cfg = self.cfg
+        out: dict[int, np.ndarray] = {}
+        for tid, patch in self._patches.items():
+            if tid not in hidden or tid not in card_quads:
+                continue
+            phase = self._phase.get(tid, "landing")
+            if phase == "placed":
+                continue
+            quad = card_quads[tid]
+            found = patch_motion(patch, frame, quad, cfg.patch_search)
+            if found is None or found[1] < cfg.patch_min_score:
+                continue
+            shift, _ = found
+            moving = float(np.linalg.norm(shift)) >= cfg.carry_start * quad_diagonal_len(quad)
+            if phase in ("landing", "rest"):
+                phase = "carry" if moving and phase == "rest" else ("landing" if moving else "rest")
+            elif not moving:
+                phase = "placed"
+            self._phase[tid] = phase
+            if phase == "carry":
+                out[tid] = (quad + shift).astype(np.float32)
+        return out
+
+    def _keep_patches(self, frame: np.ndarray, card_quads: dict[int, np.ndarray], covered: set[int]) -> None:
+        """The regions around the covered cards, for the next frame's :meth:`_carry`."""
+        shape = frame.shape[:2]
+        patches: dict[int, _Patch] = {}
+        for tid in covered:
+            if tid not in card_quads:
+                continue
+            box = _region(card_quads[tid], self.cfg.patch_grow, shape)
+            if box[2] - box[0] >= 8 and box[3] - box[1] >= 8:
+                patches[tid] = _Patch(_grey(frame, box), box[0], box[1])
+        self._patches = patches
+        self._phase = {t: p for t, p in self._phase.items() if t in covered}
+
+    def set_covers(
+        self, covers: dict[int, tuple[int, ...]], seen: set[int] | frozenset[int] = frozenset()
+    ) -> None:
         """Correct what each hand covers (hand id -> track ids) after the frame's cards are known,
-        so that the next frame's events start from it."""
+        so that the next frame's events start from it; a card ``seen`` is in no hand."""
         for hand in self._hands:
             if hand.hand_id in covers:
                 hand.covers = covers[hand.hand_id]
+        for tid in seen:
+            self._patches.pop(tid, None)
+            self._phase.pop(tid, None)
 
     def _match(self, blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]]) -> list[_Hand]:
         """Give each blob the id of the previous hand it overlaps most (same seat), else a new id."""

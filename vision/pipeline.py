@@ -214,7 +214,7 @@ class TablePipeline:
             HandObservation(h.hand_id, h.seat, tuple(c for c in h.covers if c not in seen), h.bbox)
             for h in hands
         )
-        self.hands.set_covers({h.hand_id: h.covers for h in hands})
+        self.hands.set_covers({h.hand_id: h.covers for h in hands}, seen)
         events = tuple(e for e in hand_res.events if not (e.kind == "covered" and e.track_id in seen))
         obs = TableObservation(
             frame_index=self._frame_index,

@@ -43,8 +43,11 @@ class TrackerConfig:
     """A card this much under a hand cannot be found: it is covered, searched or not."""
     look_reach: float = 4.0
     """A visible card that moved is looked for this many card diagonals away by its look."""
-    look_threshold: float = 14.0
-    """Largest mean Lab difference of two thumbnails of the same card."""
+    look_threshold: float = 10.0
+    """Largest mean Lab difference of two looks (:func:`signature`) of the same card."""
+    in_place_slack: float = 1.3
+    """A hidden card found again in place (IoU >= 0.7) may differ this many times more (fingers
+    still over an edge)."""
 
 
 @dataclass
@@ -79,13 +82,20 @@ class Track:
 
 
 SIG_SIZE = 16
+SIG_INSET = 0.12
+"""Each side of the crop left out of the look (where a quad a pixel off shows the table)."""
 
 
 def signature(crop: np.ndarray) -> np.ndarray:
-    """A card's look: its rectified crop as a 16 x 16 blurred Lab thumbnail (float32)."""
-    small = cv2.resize(crop, (SIG_SIZE, SIG_SIZE), interpolation=cv2.INTER_AREA)
+    """A card's look: the inside of its rectified crop as a 16 x 16 blurred Lab thumbnail (float32),
+    less its mean colour (the light over one part of the table is not the card's look)."""
+    h, w = crop.shape[:2]
+    dy, dx = round(SIG_INSET * h), round(SIG_INSET * w)
+    inner = crop[dy : h - dy, dx : w - dx] if h - 2 * dy >= 4 and w - 2 * dx >= 4 else crop
+    small = cv2.resize(inner, (SIG_SIZE, SIG_SIZE), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0)
-    return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return lab - lab.reshape(-1, 3).mean(axis=0)
 
 
 def signature_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -182,7 +192,11 @@ class CardTracker:
         used: set[int] = set()
         for score, i, j in pairs:
             # In place (a hand lifted off it, fingers may still hide a corner): more slack.
-            if i in det_to_tr or j in used or not same_look(i, examined[j], 2.0 if score >= 1.7 else 1.0):
+            if (
+                i in det_to_tr
+                or j in used
+                or not same_look(i, examined[j], cfg.in_place_slack if score >= 1.7 else 1.0)
+            ):
                 continue
             det_to_tr[i] = j
             used.add(j)

@@ -6,8 +6,10 @@ which no peg, stone or link ever covers): a smooth quadratic colour surface plus
 local correction, so light gradients, tints and soft shadows divide out. Each hole's colour in a
 small disc becomes a log-ratio against that local board colour and is compared with three
 prototypes (empty, colour 1, colour 2) learned from the board itself, starting from nominal
-colours. A cell that does not look like the board (a hand, an arm, a sleeve) makes its four
-holes abstain; so does a hole that matches no prototype. Abstaining is never a misread.
+colours, then again against local prototypes learnt from each class's confident members around
+each hole (light added on top, lamp or glare, lifts a dark piece more than a ratio says). A cell
+that does not look like the board (a hand, an arm, a sleeve) makes its four holes abstain; so
+does a hole that matches no prototype. Abstaining is never a misread.
 
 Links: for each pair of same-colour pegs a knight's move apart, samples along the segment
 between the peg discs vote "peg colour" or "board".
@@ -44,6 +46,8 @@ OUTLIER = 0.6
 """A hole farther than this from every learnt prototype matches nothing: it abstains."""
 SPREAD_MIN = 0.04
 """Smallest per-channel spread of a learnt class (log-ratio units)."""
+LIFT = 0.02
+"""Light added on top of a piece, as a share of the board's brightness, that a class's spread allows for."""
 SPREAD_DEFAULT = 0.1
 """Per-channel spread of a class until it has enough members to measure its own."""
 SPREAD_Z = 3.5
@@ -63,8 +67,21 @@ EMPTY_RING = 0.3
 """A point whose ring is this close to the board colour is taken as empty to learn that class."""
 TRUST = 1.0
 """Only holes this close to a nominal prototype may move it (so a hand cannot become a peg)."""
-GLARE_MIN = 0.05
-"""A hole's board brighter than the smooth board model by this much (log units) is lit by glare."""
+GLARE_MIN = 0.0
+"""A hole's board brighter than the smooth board model by more than this (log units) is lit: its
+hole is also read with that extra light taken off (the better fit wins)."""
+CLIP_LEVEL = 240.0
+"""A board this bright (0..255, every channel) is clipped at white by glare."""
+CLIP_PIT = 0.04
+"""There an empty hole's centre is still darker than its ring by at least this (log units) ..."""
+CLIP_RING = 0.05
+"""... and its ring within this of the board in every channel (a piece's ring is not)."""
+CLIP_MATCH = 0.5
+"""The distance (in outlier limits) given to an empty hole read that way (a weak match)."""
+CLIP_HUE = 0.3
+"""There a hueless piece's ring differs from the board with at most this share of hue."""
+GLARE_FADE = 0.02
+"""... and by this much, its pieces and links may look faded towards it (see ``FADE_MIN``)."""
 FADE_MIN = 0.4
 """Under glare a piece's contrast with the board may fade to this share, no further."""
 FADE_CHROMA = 0.5
@@ -79,6 +96,12 @@ CHANGE = 0.07
 """Change of a hole's log colour that sends it back to the classifier (incremental reads)."""
 UNSURE = 0.9
 """Below this confidence a hole is reported as uncertain."""
+LOCAL_SIGMA = 2.0
+"""Spread (pitches) of the neighbourhood whose confident members set a hole's local prototypes."""
+LOCAL_PRIOR = 0.02
+"""Weight of the board-wide prototype in a local one (about half a member at the hole itself)."""
+LOCAL_FIT = 0.5
+"""A hole this close to its class (in outlier limits) may teach its neighbourhood."""
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
 LINK_T = np.linspace(0.24, 0.76, 8)
 
@@ -185,6 +208,8 @@ class BoardReader:
         self._spread = np.full((3, 6), SPREAD_DEFAULT)
         self._suspect = np.zeros((n, n), bool)
         self._glare = np.zeros((n, n))
+        self._faded = np.zeros((n, n), bool)
+        self._clipped = np.zeros((n, n), bool)
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
         self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
@@ -192,6 +217,7 @@ class BoardReader:
         self._prev: _Features | None = None
         self._ref_hole: np.ndarray | None = None
         self._reading: BoardReading | None = None
+        self._local: np.ndarray | None = None
 
     # -- features ------------------------------------------------------------------------------
     def rectify(self, image: np.ndarray) -> np.ndarray:
@@ -297,6 +323,10 @@ class BoardReader:
         # units) before a hole is compared with its board, so a washed-out peg regains its colour.
         extra = (np.exp(board) - np.exp(model)).mean(-1)
         self._glare = np.where(local.mean(-1) > GLARE_MIN, np.maximum(extra, 0.0), 0.0)
+        # Only clear glare may fade a piece's colour (a faded red matches a printed red line).
+        self._faded = local.mean(-1) > GLARE_FADE
+        # Where the board itself is clipped at white, glare's true strength is unknown.
+        self._clipped = (np.exp(board) - 8.0).min(-1) >= CLIP_LEVEL
         return board, occluded
 
     def _ratio(self, hole_log: np.ndarray, board: np.ndarray, glare: np.ndarray | None = None) -> np.ndarray:
@@ -379,37 +409,85 @@ class BoardReader:
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
     def _classify_lit(
-        self, v: np.ndarray, vg: np.ndarray, lit: np.ndarray, protos: np.ndarray
+        self,
+        v: np.ndarray,
+        vg: np.ndarray,
+        lit: np.ndarray,
+        protos: np.ndarray,
+        fade: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`_classify` of both readings of a hole (as is, and with the glare taken off,
         ``vg``), keeping for each lit hole the one that matches its class better: brighter light
-        may be more light (a ratio) or glare (an added white), and only the right model fits."""
+        may be more light (a ratio) or glare (an added white), and only the right model fits.
+        Pieces are tried faded only where ``fade`` (default: wherever lit)."""
         label, conf, dmin = self._classify(v, protos)
         if lit.any():
             # Where glare is too strong to measure (the board clips at white), a piece fades
             # towards the board by an unknown share: each class is also tried faded as far as
             # fits (down to FADE_MIN of its contrast), on the hole as seen.
             w = v[lit]
-            share = (w[:, None, :] * protos[None]).sum(-1) / np.maximum((protos * protos).sum(-1), 1e-9)
+            # ``protos`` is (3, 6) for all holes or (..., 3, 6) for each one (local prototypes).
+            pl = protos[lit] if protos.ndim > 2 else np.broadcast_to(protos, (len(w), 3, 6))
+            share = (w[:, None, :] * pl).sum(-1) / np.maximum((pl * pl).sum(-1), 1e-9)
             # Only a coloured piece keeps its hue as it fades; a grey or black one would become
             # the board itself.
             # The empty class is never faded: its pit is judged apart (see _classify).
-            piece = (np.linalg.norm(_chroma(protos), axis=-1) > FADE_CHROMA) & (np.arange(3) > 0)
+            piece = (np.linalg.norm(_chroma(self.prototypes), axis=-1) > FADE_CHROMA) & (np.arange(3) > 0)
             share = np.where(piece, share, 1.0)
             share = np.clip(share, FADE_MIN, 1.0)
-            faded = share[..., None] * protos[None]
+            faded = share[..., None] * pl
             # Not on a Go board: there a washed-out stone's neighbours must stay unread (they
             # keep a lone stone at the edge, which looks empty, from being read at all).
             for cand in (vg[lit], None) if self.spec.pattern == "holes" else (vg[lit],):
-                lg, cg, dg = self._classify(w, faded) if cand is None else self._classify(cand, protos)
+                lg, cg, dg = self._classify(w, faded) if cand is None else self._classify(cand, pl)
                 better = dg < dmin[lit]
                 if cand is None:
                     # Only a faded piece's own match counts here.
                     better &= piece[lg]
+                    if fade is not None:
+                        better &= fade[lit]
                 for a, b in ((label, lg), (conf, cg), (dmin, dg)):
                     sub = a[lit]
                     sub[better] = b[better]
                     a[lit] = sub
+        return label, conf, dmin
+
+    def _clipped_empty(
+        self,
+        hole_log: np.ndarray,
+        board: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+        clipped: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Empty holes on a board clipped at white: the pit's depth there says nothing (the
+        board's true brightness is unknown), but a centre still darker than a ring that is the
+        board itself is a hole, not a piece (a piece's centre is as bright as its ring or has a
+        highlight). Such a hole is read empty as a weak match (``CLIP_MATCH``). There, too, a hole
+        read as a hueless piece whose difference from the board leans to one hue (a washed-out
+        red peg) matches nothing."""
+        if self.spec.pattern != "holes":
+            return label, conf, dmin
+        clipped = self._clipped if clipped is None else clipped
+        if not clipped.any():
+            return label, conf, dmin
+        ring = hole_log[..., 3:]
+        pit = hole_log[..., :3].mean(-1) - ring.mean(-1)
+        flat = np.abs(ring - board).max(-1) <= CLIP_RING
+        empty = clipped & flat & (pit <= -CLIP_PIT) & (dmin > CLIP_MATCH)
+        label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
+        label[empty], conf[empty], dmin[empty] = 0, 1.0, CLIP_MATCH
+        # A coloured piece washed out there keeps only a little hue, but in proportion to what
+        # is left of its contrast: a hole read as a hueless piece (grey, black, white) whose
+        # ring's difference from the board leans to one hue matches nothing.
+        rd = ring - board
+        lean = np.linalg.norm(rd - rd.mean(-1, keepdims=True), axis=-1) / np.maximum(
+            np.linalg.norm(rd, axis=-1), 1e-6
+        )
+        hueless = np.linalg.norm(_chroma(self.prototypes), axis=-1) <= FADE_CHROMA
+        odd = clipped & (label > 0) & hueless[label] & (lean > CLIP_HUE)
+        dmin[odd] = np.maximum(dmin[odd], 1.0)
         return label, conf, dmin
 
     def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -418,6 +496,10 @@ class BoardReader:
         protos = self.prototypes.copy()
         for k in range(3):
             near = np.linalg.norm(v - nominal[k], axis=-1) < TRUST
+            if k:
+                # A piece's ring is the piece, not bare board (glare-washed empty holes are
+                # close to a grey piece's nominal colour but keep the board's ring).
+                near &= np.linalg.norm(v[..., 3:], axis=-1) >= EMPTY_RING
             members = v[ok & (label == k) & near]
             if len(members) >= 3 or (len(members) and not self._adapted[k]):
                 protos[k] = np.median(members, axis=0)
@@ -425,8 +507,28 @@ class BoardReader:
                 # The class's own spread sets how far a member may stray (robust: the MAD).
                 if len(members) >= 8:
                     mad = np.median(np.abs(members - protos[k]), axis=0)
-                    self._spread[k] = np.maximum(1.4826 * mad, SPREAD_MIN)
+                    # Light added on top (a lamp, glare) lifts a dark colour more than a light
+                    # one in log units: a dark class may stray further.
+                    floor = np.maximum(SPREAD_MIN, np.log1p(LIFT * np.exp(-protos[k])))
+                    self._spread[k] = np.maximum(1.4826 * mad, floor)
         return protos
+
+    def _local_protos(self, v: np.ndarray, label: np.ndarray, sure: np.ndarray) -> np.ndarray:
+        """(N, N, 3, 6) prototypes for each hole: a Gaussian-weighted mean (``LOCAL_SIGMA``
+        pitches) of each class's confident members around it, drawn towards the board-wide
+        prototype by ``LOCAL_PRIOR`` (so a hole with no such neighbour keeps the global one)."""
+        n = self.spec.size
+        out = np.broadcast_to(self.prototypes, (n, n, 3, 6)).copy()
+        for k in range(3):
+            w = (sure & (label == k)).astype(np.float32)
+            if not w.any():
+                continue
+            ws = cv2.GaussianBlur(w, (0, 0), LOCAL_SIGMA, borderType=cv2.BORDER_CONSTANT)
+            vs = cv2.GaussianBlur(
+                (v * w[..., None]).astype(np.float32), (0, 0), LOCAL_SIGMA, borderType=cv2.BORDER_CONSTANT
+            )
+            out[:, :, k] = (vs + LOCAL_PRIOR * self.prototypes[k]) / (ws + LOCAL_PRIOR)[..., None]
+        return out
 
     def read(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
         """A full read of every hole and link; also resets the incremental state."""
@@ -446,9 +548,20 @@ class BoardReader:
         label, conf, dmin = self._classify(v, self.prototypes)
         self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
         lit = self._glare > 0
-        label, conf, dmin = self._classify_lit(
-            v, self._ratio(f.hole_log, board, self._glare), lit, self.prototypes
-        )
+        vg = self._ratio(f.hole_log, board, self._glare)
+        label, conf, dmin = self._classify_lit(v, vg, lit, self.prototypes, self._faded)
+        if LOCAL_SIGMA > 0:
+            # Light is not only a ratio: lamp light or glare added on top lifts a dark piece far
+            # more than the board, so each class is also learnt locally from its confident
+            # members near each hole, and every hole is judged against its neighbourhood's.
+            sure = ok & (conf > 0.95) & (dmin < LOCAL_FIT)
+            self._local = self._local_protos(v, label, sure)
+            ll, lc, ld = self._classify_lit(v, vg, lit, self._local, self._faded)
+            # The local model wins where it fits better (a hole with no like neighbours keeps
+            # the board-wide one's verdict).
+            better = ld < dmin
+            label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
+        label, conf, dmin = self._clipped_empty(f.hole_log, board, label, conf, dmin)
         reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
         self._prev = f
         self._ref_hole = f.hole_log.copy()
@@ -476,12 +589,20 @@ class BoardReader:
             v = self._ratio(f.hole_log[idx], board[idx])
             vg = self._ratio(f.hole_log[idx], board[idx], self._glare[idx])
             lit = self._glare[idx] > 0
-            lab, c, d = self._classify_lit(v, vg, lit, self.prototypes)
+            local = self._local[idx] if self._local is not None else self.prototypes
+            lab, c, d = self._classify_lit(v, vg, lit, local, self._faded[idx])
             if not self._adapted.all():
                 fresh = ~covered[idx] & (c > 0.95) & ~self._adapted[lab]
                 if fresh.any():
+                    before = self._adapted.copy()
                     self.prototypes = self._adapt(v, lab, fresh)
-                    lab, c, d = self._classify_lit(v, vg, lit, self.prototypes)
+                    if self._local is not None:
+                        # A class first seen now has no local model yet: the board-wide one.
+                        for k in np.nonzero(self._adapted & ~before)[0]:
+                            self._local[:, :, k] = self.prototypes[k]
+                    local = self._local[idx] if self._local is not None else self.prototypes
+                    lab, c, d = self._classify_lit(v, vg, lit, local, self._faded[idx])
+            lab, c, d = self._clipped_empty(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.
@@ -521,11 +642,14 @@ class BoardReader:
         covered = self._covered(occluded, dmin) if covered is None else covered
         covered = covered & self.valid
         outlier = (dmin >= 1.0) & self.valid
-        if outlier.sum() >= MIN_HAND_CELLS:
+        # On a board clipped at white, unreadable holes are glare's doing (a pale grey peg there
+        # is as white as the board): they abstain alone, they are no hand.
+        lying = outlier & ~self._clipped
+        if lying.sum() >= MIN_HAND_CELLS:
             # Holes that match nothing, side by side, are something lying on the board (a hand
             # the board's own colour escapes the cells' hue test but hides the holes): it covers
             # them and their neighbours.
-            _n, lab, stats, _ = cv2.connectedComponentsWithStats(outlier.astype(np.uint8), connectivity=8)
+            _n, lab, stats, _ = cv2.connectedComponentsWithStats(lying.astype(np.uint8), connectivity=8)
             big = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= MIN_HAND_CELLS)[0]
             blob = np.isin(lab, big[big > 0])
             if blob.any():
@@ -589,7 +713,7 @@ class BoardReader:
         colour = matrix[p[:, 0], p[:, 1]].astype(int)
         proto = np.broadcast_to(self.prototypes[colour, 3:][:, None, :], v.shape)
         # Under glare a coloured bridge fades towards the board as its pegs do (see _classify_lit).
-        lit = (self._glare[p[:, 0], p[:, 1]] > 0) | (self._glare[p[:, 2], p[:, 3]] > 0)
+        lit = self._faded[p[:, 0], p[:, 1]] | self._faded[p[:, 2], p[:, 3]]
         hue = np.linalg.norm(_chroma(self.prototypes[colour]), axis=-1) > FADE_CHROMA
         fade = lit & hue
         if fade.any():

@@ -55,8 +55,8 @@ class HandConfig:
     """The hand's motion over a card is measured on the card grown by this many diagonals a side."""
     patch_search: float = 1.0
     """... searched this many card diagonals around (the most a hand moves between two frames)."""
-    patch_min_score: float = 0.5
-    """Smallest normalised correlation of a trusted motion measurement."""
+    patch_max_rms: float = 30.0
+    """Largest RMS colour difference (0..255) of the hand's pixels at a trusted motion measurement."""
 
 
 @dataclass
@@ -91,9 +91,13 @@ PATCH_SCALE = 0.5
 
 @dataclass(frozen=True)
 class _Patch:
-    """A grey half-resolution copy of the region around a covered card (the hand over it)."""
+    """A half-resolution copy of the region around a covered card, and which of its pixels are
+    the hand's (only the hand is followed, not the still table around it)."""
 
-    grey: np.ndarray
+    image: np.ndarray
+    """(h, w, 3) float32 BGR."""
+    mask: np.ndarray
+    """(h, w) float32, 1 on the hand."""
     x0: int
     y0: int
     """Full-resolution top-left corner of the region."""
@@ -109,19 +113,35 @@ def _region(quad: np.ndarray, grow: float, shape: tuple[int, int]) -> tuple[int,
     return max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
 
 
-def _grey(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+def _half(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     x0, y0, x1, y1 = box
-    crop = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    return cv2.resize(crop, None, fx=PATCH_SCALE, fy=PATCH_SCALE, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(
+        frame[y0:y1, x0:x1], None, fx=PATCH_SCALE, fy=PATCH_SCALE, interpolation=cv2.INTER_AREA
+    )
+    return small.astype(np.float32)
+
+
+def make_patch(frame: np.ndarray, box: tuple[int, int, int, int], hand: np.ndarray, scale: float) -> _Patch:
+    """The patch of ``frame`` in ``box`` (full resolution); ``hand``: the low-resolution hand mask
+    at ``scale`` of the frame."""
+    image = _half(frame, box)
+    x0, y0, x1, y1 = box
+    lx0, ly0 = int(x0 * scale), int(y0 * scale)
+    lx1, ly1 = max(lx0 + 1, int(np.ceil(x1 * scale))), max(ly0 + 1, int(np.ceil(y1 * scale)))
+    low = hand[ly0:ly1, lx0:lx1].astype(np.float32)
+    mask = cv2.resize(low, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST)
+    return _Patch(image, mask, x0, y0)
 
 
 def patch_motion(
     patch: _Patch, frame: np.ndarray, quad: np.ndarray, search: float
 ) -> tuple[np.ndarray, float] | None:
-    """Where the region ``patch`` shows went in ``frame``: (full-resolution shift, correlation),
-    looked for ``search`` card diagonals around; None when the region left the frame."""
-    ph, pw = patch.grey.shape[:2]
-    if ph < 4 or pw < 4:
+    """Where the hand in ``patch`` went in ``frame``: (full-resolution shift, RMS colour
+    difference of its pixels there), looked for ``search`` card diagonals around; None when the
+    patch holds too little hand or the region left the frame."""
+    ph, pw = patch.image.shape[:2]
+    n = float(patch.mask.sum())
+    if ph < 4 or pw < 4 or n < 0.1 * ph * pw:
         return None
     q = np.asarray(quad, np.float32)
     reach = search * float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
@@ -132,13 +152,13 @@ def patch_motion(
         min(w, int(patch.x0 + pw / PATCH_SCALE + reach)),
         min(h, int(patch.y0 + ph / PATCH_SCALE + reach)),
     )
-    area = _grey(frame, box)
+    area = _half(frame, box)
     if area.shape[0] < ph or area.shape[1] < pw:
         return None
-    res = cv2.matchTemplate(area, patch.grey, cv2.TM_CCOEFF_NORMED)
-    _, score, _, (bx, by) = cv2.minMaxLoc(res)
+    res = cv2.matchTemplate(area, patch.image, cv2.TM_SQDIFF, mask=cv2.merge([patch.mask] * 3))
+    best, _, (bx, by), _ = cv2.minMaxLoc(res)
     shift = np.float32([box[0] + bx / PATCH_SCALE - patch.x0, box[1] + by / PATCH_SCALE - patch.y0])
-    return shift, float(score)
+    return shift, float(np.sqrt(max(0.0, best) / (3.0 * n)))
 
 
 def _seat_of(blob: np.ndarray, border: int) -> Seat | None:
@@ -322,7 +342,6 @@ class HandTracker:
                     events.append(HandEvent(timestamp, "covered", hand.hand_id, hand.seat, tid))
             for tid in sorted(before - set(covers)):
                 events.append(HandEvent(timestamp, "uncovered", hand.hand_id, hand.seat, tid))
-        self._keep_patches(frame, card_quads, {t for h in hands for t in h.covers})
         live = {h.hand_id for h in hands}
         for old in self._hands:
             if old.hand_id not in live:
@@ -330,6 +349,7 @@ class HandTracker:
                     events.append(HandEvent(timestamp, "uncovered", old.hand_id, old.seat, tid))
         self._hands = hands
 
+        self._keep_patches(frame, card_quads, {t for h in hands for t in h.covers}, hand_mask)
         inv = 1.0 / s
         obs = tuple(
             HandObservation(
@@ -371,9 +391,10 @@ class HandTracker:
                 continue
             quad = card_quads[tid]
             found = patch_motion(patch, frame, quad, cfg.patch_search)
-            if found is None or found[1] < cfg.patch_min_score:
+            if found is None or found[1] > cfg.patch_max_rms:
                 continue
-            shift, _ = found
+            shift, rms = found
+            log.debug("card %d: hand moved %s (rms %.1f), %s", tid, shift.round(1).tolist(), rms, phase)
             moving = float(np.linalg.norm(shift)) >= cfg.carry_start * quad_diagonal_len(quad)
             if phase in ("landing", "rest"):
                 phase = "carry" if moving and phase == "rest" else ("landing" if moving else "rest")
@@ -384,7 +405,9 @@ class HandTracker:
                 out[tid] = (quad + shift).astype(np.float32)
         return out
 
-    def _keep_patches(self, frame: np.ndarray, card_quads: dict[int, np.ndarray], covered: set[int]) -> None:
+    def _keep_patches(
+        self, frame: np.ndarray, card_quads: dict[int, np.ndarray], covered: set[int], hand_mask: np.ndarray
+    ) -> None:
         """The regions around the covered cards, for the next frame's :meth:`_carry`."""
         shape = frame.shape[:2]
         patches: dict[int, _Patch] = {}
@@ -393,7 +416,7 @@ class HandTracker:
                 continue
             box = _region(card_quads[tid], self.cfg.patch_grow, shape)
             if box[2] - box[0] >= 8 and box[3] - box[1] >= 8:
-                patches[tid] = _Patch(_grey(frame, box), box[0], box[1])
+                patches[tid] = make_patch(frame, box, hand_mask, self._scale)
         self._patches = patches
         self._phase = {t: p for t, p in self._phase.items() if t in covered}
 

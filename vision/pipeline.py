@@ -196,7 +196,7 @@ class TablePipeline:
                 colours=self._colours(frame),
             )
         cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
-        touch_mask = cv2.dilate(hand_res.low_mask.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        touch_mask = cv2.dilate(hand_res.low_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         scale = hand_res.scale
 
         def touched(quad: np.ndarray) -> bool:

@@ -41,6 +41,8 @@ class TrackerConfig:
     """A clean view needs the card this far inside the image."""
     hidden_fraction: float = 0.2
     """A card this much under a hand cannot be found: it is covered, searched or not."""
+    still_px: float = 1.5
+    """A visible card found again with no corner this far off did not move (no look check)."""
     look_reach: float = 4.0
     """A visible card that moved is looked for this many card diagonals away by its look."""
     look_threshold: float = 10.0
@@ -170,9 +172,12 @@ class CardTracker:
                 sig_cache[i] = None if frame is None else signature(rectify(frame, detections[i].quad))
             return sig_cache[i]
 
-        def same_look(i: int, tr: Track, slack: float = 1.0) -> bool:
-            """A track that was hidden must look like the detection to take it."""
-            if tr.state is CardState.VISIBLE or tr.signature is None:
+        def same_look(i: int, tr: Track, slack: float = 1.0, visible_too: bool = True) -> bool:
+            """A track must look like the detection to take it (a card that did not move at all
+            is the same card: a stack's new top card is not)."""
+            if tr.signature is None or (tr.state is CardState.VISIBLE and not visible_too):
+                return True
+            if tr.state is CardState.VISIBLE and np.abs(detections[i].quad - tr.quad).max() <= cfg.still_px:
                 return True
             sig = det_sig(i)
             if sig is None:
@@ -190,13 +195,14 @@ class CardTracker:
         pairs.sort(reverse=True)
         det_to_tr: dict[int, int] = {}
         used: set[int] = set()
+        unlike: list[tuple[int, int]] = []
         for score, i, j in pairs:
+            if i in det_to_tr or j in used:
+                continue
             # In place (a hand lifted off it, fingers may still hide a corner): more slack.
-            if (
-                i in det_to_tr
-                or j in used
-                or not same_look(i, examined[j], cfg.in_place_slack if score >= 1.7 else 1.0)
-            ):
+            if not same_look(i, examined[j], cfg.in_place_slack if score >= 1.7 else 1.0):
+                if examined[j].state is CardState.VISIBLE:
+                    unlike.append((i, j))
                 continue
             det_to_tr[i] = j
             used.add(j)
@@ -224,6 +230,13 @@ class CardTracker:
                 continue
             det_to_tr[i] = j
             used.add(j)
+        # A visible card overlapping a detection that does not look like it, and seen nowhere
+        # else, is still that card (a quad a little off, a glare); when it was seen elsewhere by
+        # its look, this is another card (a stack's new top card).
+        for i, j in unlike:
+            if i not in det_to_tr and j not in used:
+                det_to_tr[i] = j
+                used.add(j)
         # Then the nearest centre among the live tracks within reach.
         for i, det in enumerate(detections):
             if i in det_to_tr:
@@ -231,7 +244,7 @@ class CardTracker:
             c = quad_centre(det.quad)
             best_j, best_d = None, cfg.move_match * quad_diagonal(det.quad)
             for j, tr in enumerate(examined):
-                if j in used or tr.state is CardState.GONE or not same_look(i, tr):
+                if j in used or tr.state is CardState.GONE or not same_look(i, tr, visible_too=False):
                     continue
                 dist = float(np.linalg.norm(quad_centre(tr.quad) - c))
                 if dist < best_d:

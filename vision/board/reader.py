@@ -61,11 +61,13 @@ NEAR_HAND = 0.7
 """Next to a covered hole, a hole abstains from this fraction of the usual limits."""
 CHROMA_TOL = 0.2
 """How far a point's hue (its log colour less its mean, centre and ring) may be from its class's."""
+CHROMA_SCALE = (0.7, 1.3)
+"""The range of shares of its class's hue a piece's hue may show (paler, stronger) untaxed."""
 OUTLIER_NOMINAL = 1.2
 """The same for a prototype still at its nominal colour (no such piece seen on this board yet)."""
 EMPTY_RING = 0.3
 """A point whose ring is this close to the board colour is taken as empty to learn that class."""
-TRUST = 1.0
+TRUST = 1.3
 """Only holes this close to a nominal prototype may move it (so a hand cannot become a peg)."""
 GLARE_MIN = 0.0
 """A hole's board brighter than the smooth board model by more than this (log units) is lit: its
@@ -401,7 +403,14 @@ class BoardReader:
         # Glare washes a colour out towards the board's; what is left of its hue must still agree
         # with the class (a pale red peg is not a grey one).
         # An empty hole's centre is a dark pit whose hue is mostly noise: its ring alone counts.
-        chroma = _chroma(v) - _chroma(mine)
+        # A piece's hue may be paler or stronger than its class's (light added on top, blur with
+        # the board around a small peg) in the same direction: its share of the class's hue may
+        # range over CHROMA_SCALE; past that, and across, it counts.
+        cm = _chroma(mine)
+        cv = _chroma(v)
+        share = (cv * cm).sum(-1) / np.maximum((cm * cm).sum(-1), 1e-9)
+        share = np.where(label > 0, np.clip(share, CHROMA_SCALE[0], CHROMA_SCALE[1]), 1.0)
+        chroma = cv - share[..., None] * cm
         # So is a stone's centre, where its highlight sits (a Go stone's ring is stone too).
         chroma[..., :3] *= ((label != 0) & (self.spec.pattern == "holes"))[..., None]
         off = np.linalg.norm(chroma, axis=-1) / CHROMA_TOL

@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
+from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.errors import RefereeError
+from web.action_forms import FormError, build_action, forms_for
 from web.context import ContextDep, WriterDep
 from web.live_game import TableRequestError
 
@@ -36,6 +38,14 @@ class CorrectionBody(BaseModel):
     hole: str | None = Field(None, min_length=2, max_length=8)
     color: str | None = Field(None, max_length=16)
     points: list[tuple[float, float]] | None = Field(None, min_length=4, max_length=4)
+
+
+FormValue = str | int | list[str | int] | None
+
+
+class FormBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    values: dict[str, FormValue] = Field(default_factory=dict, max_length=16)
 
 
 class TimerBody(BaseModel):
@@ -91,3 +101,31 @@ def correct(body: CorrectionBody, ctx: ContextDep, _: WriterDep) -> dict[str, An
 def timer(body: TimerBody, ctx: ContextDep, _: WriterDep) -> dict[str, Any]:
     seq = ctx.live.start_timer(body.label, body.seconds, origin="table")
     return {"seq": seq, "timer": ctx.live.timer_json()}
+
+
+@router.get("/forms")
+def forms(ctx: ContextDep) -> dict[str, Any]:
+    """The forms of the game refereed now: what the table enters by hand."""
+    game = ctx.live.game
+    return {"game": game.name, "forms": [f.to_json() for f in forms_for(game.name, game.mode)]}
+
+
+@router.post("/forms/{action_type}")
+def post_form(
+    body: FormBody,
+    ctx: ContextDep,
+    _: WriterDep,
+    action_type: str = PathParam(min_length=1, max_length=32, pattern=r"^[a-z_]+$"),
+) -> dict[str, Any]:
+    """One form filled in at the table: checked, built into the referee's action, then judged and
+    logged like any other action (origin ``table``)."""
+    game = ctx.live.game
+    try:
+        action = build_action(game.name, action_type, body.values, game.players, game.mode)
+    except FormError as exc:
+        raise HTTPException(422, str(exc)) from exc
+    try:
+        seq, ruling = ctx.live.act(action, origin="table")
+    except RefereeError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    return {"action": action, **_result(seq, ruling)}

@@ -45,6 +45,7 @@ function applyLanguage() {
 $("lang-btn").addEventListener("click", () => {
   app.lang = app.lang === "en" ? "fr" : "en";
   store.setItem("tableref.lang", app.lang);
+  app.formsKey = null; // the forms' words follow the language
   applyLanguage();
 });
 
@@ -116,6 +117,7 @@ function render(s) {
   renderPanel(s.panel || { rows: [] });
   renderLog(s.log || []);
   $("undo-btn").disabled = !s.can_undo;
+  loadForms(s.game);
   $("export-t1").hidden = s.game.name !== "twixt";
   $("corners-btn").hidden = s.game.name !== "twixt";
 }
@@ -253,6 +255,66 @@ function renderLog(log) {
       `${escapeHtml(describeAction(e.action))} — ${escapeHtml(reasonText(e.ruling.reason))}</li>`;
   }).join("");
 }
+
+// -- what the camera cannot see: actions entered by hand ---------------------------------------
+async function loadForms(game) {
+  const key = `${game.name}:${game.mode}`;
+  if (app.formsKey === key) return;
+  app.formsKey = key;
+  try {
+    const res = await fetch("/api/forms");
+    app.forms = (await res.json()).forms || [];
+  } catch (e) { app.forms = []; }
+  const select = $("manual-type");
+  select.innerHTML = app.forms.map((f, i) => `<option value="${i}">${escapeHtml(f[app.lang] || f.en)}</option>`).join("");
+  $("manual-box").hidden = app.forms.length === 0;
+  renderFormFields();
+}
+
+function renderFormFields() {
+  const form = (app.forms || [])[Number($("manual-type").value) || 0];
+  const box = $("manual-fields");
+  box.innerHTML = "";
+  if (!form) return;
+  const players = app.state ? app.state.game.players : [];
+  for (const f of form.fields) {
+    const label = document.createElement("label");
+    label.textContent = f[app.lang] || f.en;
+    let input;
+    if (f.kind === "seat" || f.kind === "choice") {
+      input = document.createElement("select");
+      const opts = f.kind === "seat" ? players.map((p, i) => [String(i), p]) : f.options.map((o) => [o, o]);
+      input.innerHTML = opts.map(([v, text]) => `<option value="${escapeHtml(v)}">${escapeHtml(text)}</option>`).join("");
+    } else {
+      input = document.createElement("input");
+      input.type = f.kind === "int" ? "number" : "text";
+      if (f.min !== undefined) input.min = f.min;
+      if (f.max !== undefined) input.max = f.max;
+      input.maxLength = 200;
+      if (f.kind === "seats") input.placeholder = players.join(", ");
+    }
+    input.name = f.name;
+    input.dataset.kind = f.kind;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+
+$("manual-type").addEventListener("change", renderFormFields);
+$("manual-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = (app.forms || [])[Number($("manual-type").value) || 0];
+  if (!form) return;
+  const values = {};
+  for (const input of $("manual-fields").querySelectorAll("input, select")) {
+    const v = input.value.trim();
+    if (v !== "") values[input.name] = input.dataset.kind === "int" ? Number(v) : v;
+  }
+  try {
+    const res = await post(`/api/forms/${form.type}`, { values });
+    toast(`${t(res.ruling.verdict)}: ${reasonText(res.ruling.reason)}`);
+  } catch (e) { /* the toast already says why */ }
+});
 
 // -- the cooperative minute --------------------------------------------------------------------
 function renderTimer(timer, serverTime) {

@@ -40,6 +40,8 @@ window.I18N = {
     corner_mode: "Set board corners",
     identity: "identity",
     track: "card",
+    manual: "Enter what the camera cannot see",
+    enter: "Enter",
   },
   fr: {
     tap_hint: "Touchez une carte pour corriger ce qui a été reconnu.",
@@ -81,5 +83,7 @@ window.I18N = {
     corner_mode: "Placer les coins du plateau",
     identity: "identité",
     track: "carte",
+    manual: "Saisir ce que la caméra ne voit pas",
+    enter: "Saisir",
   },
 };

@@ -108,3 +108,53 @@ def test_wrong_lattice_size_is_not_a_board() -> None:
 def test_spec_rejects_bad_colours() -> None:
     with pytest.raises(InputError, match="colour 'purple'"):
         BoardSpec.twixt(colours=("red", "purple"))
+
+
+def _lit(image: np.ndarray, centre: np.ndarray, sigma: float, strength: float) -> np.ndarray:
+    """``image`` with white light added in a Gaussian spot (clipped at 255, as a camera does)."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = strength * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * sigma**2))
+    return np.clip(image.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
+
+
+def test_clipped_glare_is_read_by_the_pits_and_taken_for_no_hand() -> None:
+    spec = BoardSpec.twixt(colours=("red", "grey"))
+    truth, clear, _ = _twixt(7, 120, spec.colours)
+    loc = find_board(clear.image, 24, valid=spec.valid_mask())
+    holes = clear.holes_px()
+    # The board clips at white around the spot; an empty hole's pit stays a little darker.
+    image = _lit(clear.image, holes[6, 8], 2.5 * loc.pitch_px(), 150.0)
+    reading = BoardReader(spec, loc).read(image)
+    near = np.linalg.norm(holes - holes[6, 8], axis=-1) < 6.0 * loc.pitch_px()
+    ys, xs = np.round(holes[..., 1]).astype(int), np.round(holes[..., 0]).astype(int)
+    cells = np.round((holes[:-1, :-1] + holes[1:, 1:]) / 2).astype(int)
+    clipped = np.zeros_like(near)
+    clipped[:-1, :-1] = image[cells[..., 1], cells[..., 0]].min(-1) == 255
+    empty = clipped & (truth.pegs == 0) & spec.valid_mask()
+    assert empty.sum() > 10
+    read = reading.matrix >= 0
+    # Never a misread; glare is no hand; most empty holes in it are still read.
+    assert (reading.matrix[read] == truth.pegs[read]).all()
+    assert not reading.hand_over_board
+    assert (reading.matrix[empty] == 0).mean() >= 0.8
+    assert (reading.matrix[~near] == truth.pegs[~near]).all()
+    assert ys.max() < image.shape[0] and xs.max() < image.shape[1]
+
+
+def test_dark_pegs_lifted_by_added_light_are_read_never_misread() -> None:
+    spec = BoardSpec.twixt()
+    truth, clear, _ = _twixt(8, 150)
+    loc = find_board(clear.image, 24, valid=spec.valid_mask())
+    holes = clear.holes_px()
+    # A lamp's light added over one side (no clipping): black pegs there turn dark grey, far
+    # more in log units than the board; the empty holes' pits show how much light was added.
+    image = _lit(clear.image, holes[12, 0], 6.0 * loc.pitch_px(), 45.0)
+    reading = BoardReader(spec, loc).read(image)
+    read = reading.matrix >= 0
+    assert (reading.matrix[read] == truth.pegs[read]).all()
+    lamp = np.linalg.norm(holes - holes[12, 0], axis=-1) < 6.0 * loc.pitch_px()
+    black = lamp & (truth.pegs == 2)
+    assert black.sum() >= 6
+    assert (reading.matrix[black] == 2).mean() >= 0.5
+    assert (reading.matrix == truth.pegs)[spec.valid_mask()].mean() >= 0.98

@@ -82,6 +82,11 @@ CLIP_MATCH = 0.5
 """The distance (in outlier limits) given to an empty hole read that way (a weak match)."""
 CLIP_HUE = 0.3
 """There a hueless piece's ring differs from the board with at most this share of hue."""
+PIT_LIFT = True
+PIT_CALM = 20.0
+"""Percentile of the empty holes' pit-to-board ratios taken as unlit by added light."""
+PIT_LIFT_MIN = 3.0
+"""Added light (0..255) below which a hole is taken as unlit."""
 GLARE_FADE = 0.02
 """... and by this much, its pieces and links may look faded towards it (see ``FADE_MIN``)."""
 FADE_MIN = 0.4
@@ -212,6 +217,7 @@ class BoardReader:
         self._glare = np.zeros((n, n))
         self._faded = np.zeros((n, n), bool)
         self._clipped = np.zeros((n, n), bool)
+        self._lift = np.zeros((n, n))
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
         self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
@@ -415,6 +421,11 @@ class BoardReader:
         chroma[..., :3] *= ((label != 0) & (self.spec.pattern == "holes"))[..., None]
         off = np.linalg.norm(chroma, axis=-1) / CHROMA_TOL
         dmin = np.maximum(dmin, off)
+        if self.spec.pattern == "holes":
+            # However washed out, an empty hole's centre is darker than its ring (a piece's is
+            # not: a flat or highlighted centre is a piece, or something lying on the board).
+            flat = v[..., :3].mean(-1) - v[..., 3:].mean(-1) > -CLIP_PIT
+            dmin = np.where((label == 0) & flat, np.maximum(dmin, 1.0), dmin)
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
     def _classify_lit(
@@ -460,6 +471,30 @@ class BoardReader:
                     sub[better] = b[better]
                     a[lit] = sub
         return label, conf, dmin
+
+    def _pit_lift(self, hole_log: np.ndarray, board: np.ndarray, empty: np.ndarray) -> np.ndarray:
+        """(N, N) light added on top of each hole (linear units), measured by the empty holes'
+        pits: light that multiplies keeps a pit's ratio to its board, light that adds (a lamp,
+        glare) lifts it. With ``rho`` the least-lit pits' ratio, a pit seen at ratio ``r`` lies
+        under an added share ``(r - rho) / (1 - rho)`` of its board's brightness; the shares are
+        smoothed over the empty holes around each hole (``LOCAL_SIGMA``)."""
+        n = self.spec.size
+        empty = empty & ~self._clipped
+        if empty.sum() < 8:
+            return np.zeros((n, n))
+        pit = (np.exp(hole_log[..., :3]) - 8.0).mean(-1)
+        base = (np.exp(board) - 8.0).mean(-1)
+        r = pit / np.maximum(base, 1.0)
+        rho = float(np.percentile(r[empty], PIT_CALM))
+        share = np.clip((r - rho) / max(1.0 - rho, 1e-3), 0.0, 1.0)
+        w = empty.astype(np.float32)
+        ws = cv2.GaussianBlur(w, (0, 0), LOCAL_SIGMA, borderType=cv2.BORDER_CONSTANT)
+        ss = cv2.GaussianBlur(
+            (share * w).astype(np.float32), (0, 0), LOCAL_SIGMA, borderType=cv2.BORDER_CONSTANT
+        )
+        lift = np.where(ws > 0.01, ss / np.maximum(ws, 1e-6), 0.0) * base
+        # Not where the board is clipped: there the light's strength is unknown.
+        return np.where((lift > PIT_LIFT_MIN) & ~self._clipped, lift, 0.0)
 
     def _clipped_empty(
         self,
@@ -556,6 +591,9 @@ class BoardReader:
             self.prototypes[0] = np.median(v[bare], axis=0)
         label, conf, dmin = self._classify(v, self.prototypes)
         self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
+        if PIT_LIFT and self.spec.pattern == "holes":
+            self._lift = self._pit_lift(f.hole_log, board, ok & (label == 0) & (conf > 0.95) & (dmin < 0.5))
+            self._glare = np.maximum(self._glare, self._lift)
         lit = self._glare > 0
         vg = self._ratio(f.hole_log, board, self._glare)
         label, conf, dmin = self._classify_lit(v, vg, lit, self.prototypes, self._faded)
@@ -563,7 +601,8 @@ class BoardReader:
             # Light is not only a ratio: lamp light or glare added on top lifts a dark piece far
             # more than the board, so each class is also learnt locally from its confident
             # members near each hole, and every hole is judged against its neighbourhood's.
-            sure = ok & (conf > 0.95) & (dmin < LOCAL_FIT)
+            # Not a hole on a board clipped at white: what it shows is not its class's colour.
+            sure = ok & (conf > 0.95) & (dmin < LOCAL_FIT) & ~self._clipped
             self._local = self._local_protos(v, label, sure)
             ll, lc, ld = self._classify_lit(v, vg, lit, self._local, self._faded)
             # The local model wins where it fits better (a hole with no like neighbours keeps
@@ -585,6 +624,8 @@ class BoardReader:
         t0 = time.perf_counter()
         f = self._features(image)
         board, occluded = self._board_model(f.cell_log, self._hand_cells(hand_mask))
+        # The added light the full read measured by the pits stays (a lamp does not move).
+        self._glare = np.maximum(self._glare, self._lift)
         covered = self._covered(occluded)
         prev = self._reading
         changed = (np.abs(f.hole_log - self._ref_hole).max(-1) > CHANGE) & self.valid

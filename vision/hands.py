@@ -83,6 +83,10 @@ class HandResult:
     """Working resolution over full resolution."""
     carried: dict[int, np.ndarray] = field(default_factory=dict)
     """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
+    novel: np.ndarray | None = field(repr=False, default=None)
+    """Working resolution bool: what differs from the table memory and is no hand (a card put
+    down, moved or taken away); None before the memory exists. Elsewhere the table is as it was
+    before any hand came over it."""
 
 
 PATCH_SCALE = 0.5
@@ -133,15 +137,23 @@ def make_patch(frame: np.ndarray, box: tuple[int, int, int, int], hand: np.ndarr
     return _Patch(image, mask, x0, y0)
 
 
+def _best_shift(area: np.ndarray, image: np.ndarray, mask: np.ndarray) -> tuple[int, int, float]:
+    """Where ``image`` (its ``mask`` pixels) fits best in ``area``: x, y, summed squared difference."""
+    res = cv2.matchTemplate(area, image, cv2.TM_SQDIFF, mask=cv2.merge([mask] * 3))
+    best, _, (bx, by), _ = cv2.minMaxLoc(res)
+    return int(bx), int(by), float(best)
+
+
 def patch_motion(
     patch: _Patch, frame: np.ndarray, quad: np.ndarray, search: float
 ) -> tuple[np.ndarray, float] | None:
     """Where the hand in ``patch`` went in ``frame``: (full-resolution shift, RMS colour
-    difference of its pixels there), looked for ``search`` card diagonals around; None when the
+    difference of its pixels there), looked for ``search`` card diagonals around, coarse to fine
+    (a quarter-resolution search, then 2 px around its best at half resolution); None when the
     patch holds too little hand or the region left the frame."""
     ph, pw = patch.image.shape[:2]
     n = float(patch.mask.sum())
-    if ph < 4 or pw < 4 or n < 0.1 * ph * pw:
+    if ph < 8 or pw < 8 or n < 0.1 * ph * pw:
         return None
     q = np.asarray(quad, np.float32)
     reach = search * float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
@@ -155,8 +167,19 @@ def patch_motion(
     area = _half(frame, box)
     if area.shape[0] < ph or area.shape[1] < pw:
         return None
-    res = cv2.matchTemplate(area, patch.image, cv2.TM_SQDIFF, mask=cv2.merge([patch.mask] * 3))
-    best, _, (bx, by), _ = cv2.minMaxLoc(res)
+    # Coarse: both at a further half.
+    half = (pw // 2, ph // 2)
+    cx, cy, _ = _best_shift(
+        cv2.resize(area, (area.shape[1] // 2, area.shape[0] // 2), interpolation=cv2.INTER_AREA),
+        cv2.resize(patch.image, half, interpolation=cv2.INTER_AREA),
+        cv2.resize(patch.mask, half, interpolation=cv2.INTER_AREA),
+    )
+    # Fine: 2 px around it.
+    r = 2
+    x0, y0 = max(0, 2 * cx - r), max(0, 2 * cy - r)
+    x1, y1 = min(area.shape[1], 2 * cx + pw + r), min(area.shape[0], 2 * cy + ph + r)
+    fx, fy, best = _best_shift(area[y0:y1, x0:x1], patch.image, patch.mask)
+    bx, by = x0 + fx, y0 + fy
     shift = np.float32([box[0] + bx / PATCH_SCALE - patch.x0, box[1] + by / PATCH_SCALE - patch.y0])
     return shift, float(np.sqrt(max(0.0, best) / (3.0 * n)))
 
@@ -306,6 +329,7 @@ class HandTracker:
         hand_mask = np.zeros((lh, lw), bool)
         for blob, _, _ in blobs:
             hand_mask |= blob
+        novel = fg.astype(bool) & ~hand_mask
         # Learn the table: slowly where still, quickly where a non-hand change happened, never
         # under (a margin around) a hand.
         near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
@@ -368,7 +392,7 @@ class HandTracker:
         full = cv2.resize(hand_mask.astype(np.uint8), self._size, interpolation=cv2.INTER_NEAREST).astype(
             bool
         )
-        return HandResult(obs, tuple(events), full, hand_mask, s, carried)
+        return HandResult(obs, tuple(events), full, hand_mask, s, carried, novel)
 
     def _carry(
         self, frame: np.ndarray, card_quads: dict[int, np.ndarray], hidden: set[int] | frozenset[int]

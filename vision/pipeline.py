@@ -27,12 +27,13 @@ import cv2
 import numpy as np
 
 from vision.cards.finder import CardDetection, FinderConfig, find_cards
-from vision.cards.geometry import quad_diagonal
+from vision.cards.geometry import quad_diagonal, quad_iou
+from vision.cards.rectify import rectify
 from vision.cards.segment import table_colours
 from vision.errors import InputError
-from vision.hands import HandConfig, HandTracker, quad_coverage
+from vision.hands import HandConfig, HandResult, HandTracker, quad_coverage
 from vision.observation import CardState, HandObservation, TableObservation
-from vision.tracking import CardTracker, TrackerConfig
+from vision.tracking import CardTracker, TrackerConfig, signature, signature_distance
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,11 @@ class PipelineConfig:
     """A changed region over this fraction of the frame is processed whole."""
     colours_every: int = 30
     """The table's colours are learned again every this many processed frames."""
+    revealed_novel: float = 0.05
+    """A hidden card's place with at most this fraction to search is as it was."""
+    hand_margin: int = 2
+    """Pixels of the gate's copy around a hand not searched while the hand is there (its shadow
+    and blurred edge change every frame; no card is found there)."""
 
 
 class TablePipeline:
@@ -78,6 +84,7 @@ class TablePipeline:
         self._size: tuple[int, int] | None = None
         self._table_colours: np.ndarray | None = None
         self._since_colours = 0
+        self._accounted: np.ndarray | None = None
 
     def reset(self) -> None:
         """Forget the table (a new game, the camera moved)."""
@@ -87,6 +94,7 @@ class TablePipeline:
         self._last = None
         self._size = None
         self._table_colours = None
+        self._accounted = None
 
     def _gate(self, frame: np.ndarray) -> tuple[bool, np.ndarray | None, np.ndarray]:
         """(changed?, changed-pixel mask of the gate copy, the gate copy)."""
@@ -176,13 +184,15 @@ class TablePipeline:
             if track.track_id in hand_res.carried:
                 track.quad = hand_res.carried[track.track_id]
                 on_table[track.track_id] = track.quad
-        if change_mask is not None and hand_res.low_mask.any():
-            # Under a hand no card can be seen: search only what changed elsewhere (where the
-            # hand was a moment ago, cards it put down or uncovered).
-            under = cv2.resize(
-                hand_res.low_mask.astype(np.uint8), change_mask.shape[::-1], interpolation=cv2.INTER_NEAREST
-            )
-            change_mask = cv2.bitwise_and(change_mask, cv2.bitwise_not(under * 255))
+        cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
+        change_mask = self._to_search(small, hand_res.low_mask)
+        # Where the frame went back to what was accounted for (a hand left), nothing new can be
+        # found: the hidden cards there are those that were there before the hand came.
+        restored: list[CardDetection] = []
+        if change_mask is not None:
+            restored, clear = self._revealed(frame, hand_res, cover, change_mask)
+            for tid in clear:
+                cover[tid] = 0.0
         if change_mask is not None and cv2.countNonZero(change_mask) == 0:
             roi: tuple[int, int, int, int] | None = (0, 0, 0, 0)
             detections = []
@@ -195,7 +205,9 @@ class TablePipeline:
                 known=self._unchanged(change_mask, w),
                 colours=self._colours(frame),
             )
-        cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
+        detections = detections + [
+            r for r in restored if all(quad_iou(r.quad, d.quad) < 0.5 for d in detections)
+        ]
         touch_mask = cv2.dilate(hand_res.low_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         scale = hand_res.scale
 
@@ -234,6 +246,61 @@ class TablePipeline:
         )
         self._last = obs
         return obs
+
+    def _to_search(self, small: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
+        """The gate's pixels worth a search (None: the whole frame): those unlike what the
+        pipeline has accounted for, away from every hand. Under a hand, and in a margin around
+        it (its shadow, its blurred edge), no card can be found: those pixels keep what was
+        accounted for before the hand came, so a card put down there is searched once the hand
+        has left, and the table or cards as they were are not searched again."""
+        acc = self._accounted
+        zone = None
+        if hand.any():
+            zone = cv2.resize(hand.astype(np.uint8) * 255, small.shape[::-1], interpolation=cv2.INTER_NEAREST)
+            k = 2 * self.cfg.hand_margin + 1
+            zone = cv2.dilate(zone, np.ones((k, k), np.uint8))
+        if acc is None or acc.shape != small.shape:
+            self._accounted = small.copy()
+            return None
+        _, todo = cv2.threshold(cv2.absdiff(small, acc), self.cfg.gate_threshold, 255, cv2.THRESH_BINARY)
+        if zone is None:
+            self._accounted = small.copy()
+            return todo
+        keep = zone > 0
+        self._accounted = np.where(keep, acc, small)
+        return cv2.bitwise_and(todo, cv2.bitwise_not(zone))
+
+    def _revealed(
+        self, frame: np.ndarray, hand_res: HandResult, cover: dict[int, float], search: np.ndarray
+    ) -> tuple[list[CardDetection], set[int]]:
+        """Cards in sight where they were, found without a search, where nothing is to search
+        (``search``: the gate's pixels unlike what was accounted for) and the card's look is the
+        one it had (a card carried away leaves the table, or the next card of a pile, in its
+        place; a hand over a card hides its look). Returns detections of hidden cards no hand is
+        on any more, and the ids of visible cards that the hand mask only reaches (its shadow,
+        its edge)."""
+        f = search.shape[1] / frame.shape[1]
+        back: list[CardDetection] = []
+        clear: set[int] = set()
+        for t in self.tracker.tracks:
+            under = cover.get(t.track_id, 0.0) > 0.0
+            if (
+                t.state is CardState.GONE
+                or t.signature is None
+                or t.track_id in hand_res.carried
+                or (t.state is CardState.VISIBLE) != under
+            ):
+                continue
+            if quad_coverage(search > 0, t.quad, f) > self.cfg.revealed_novel:
+                continue
+            look = signature(rectify(frame, t.quad))
+            if signature_distance(look, t.signature) > self.tracker.cfg.look_threshold:
+                continue
+            if t.state is CardState.VISIBLE:
+                clear.add(t.track_id)
+            else:
+                back.append(CardDetection(t.quad.copy(), t.confidence))
+        return back, clear
 
     def _colours(self, frame: np.ndarray) -> np.ndarray:
         """The table's colours, learned from the whole frame's border every ``colours_every``

@@ -43,9 +43,13 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
     ms1, ms32 = ms_per_crop(first, shape, 1), ms_per_crop(first, shape, 32)
     lines = [f"# Model card: {model.name}", ""]
     if model.name == "judge":
+        sig = meta.get("signature", {})
         lines += [
-            "Twin It same-pattern judge. `judge_embed.onnx` turns a rectified card crop into a unit",
-            'signature; `judge_head.onnx` turns two signatures into the logit "same pattern". At run time',
+            "Twin It same-pattern judge, a pair judge. `judge_embed.onnx` turns a rectified card",
+            f"crop into a feature map of {sig.get('cells')}x{sig.get('cells')} cells ({sig.get('channels')}"
+            " channels, unit length per cell: what lies there); `judge_head.onnx` compares two maps",
+            "cell by cell (|a - b|, a * b, each cell's 3x3 neighbourhood, max and mean pooled) and gives",
+            'the logit "same pattern". At run time',
             "the second crop is tried at each symmetric turn (4 for a square card, 2 for an oblong one) and",
             "the best logit is kept; "
             f"`p_same = sigmoid({meta['platt'][0]:.4f} * logit + {meta['platt'][1]:.4f})`.",

@@ -81,3 +81,64 @@ class Reader(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         f = self.fc(self.features(x).flatten(1))
         return self.numbers(f), self.colours(f)
+
+
+class MapEmbedder(nn.Module):
+    """(N, 3, S, S) crops -> (N, dim, S/2^k, S/2^k) feature maps that keep where each thing is.
+
+    The judge compares two such maps cell by cell (:class:`MapPairHead`), so one changed element,
+    two swapped colours or a mirrored layout show as a local difference instead of being averaged
+    away in a global signature. Each cell's vector is scaled to unit length (light-independent)."""
+
+    def __init__(self, widths: tuple[int, ...] = (16, 32, 64), dim: int = 32) -> None:
+        super().__init__()
+        self.features = trunk(widths)
+        self.project = nn.Conv2d(widths[-1], dim, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.project(self.features(x))
+        return f / f.norm(dim=1, keepdim=True).clamp_min(1e-6)
+
+
+def shifted_correlation(a: torch.Tensor, b: torch.Tensor, reach: int) -> torch.Tensor:
+    """(N, (2 reach + 1)^2, H, W): per cell of ``a``, its dot product with b's cells up to ``reach``
+    cells away (zero outside the map): a cost volume that tolerates a residual shift."""
+    h, w = a.shape[-2:]
+    padded = nn.functional.pad(b, (reach, reach, reach, reach))
+    out = []
+    for dy in range(2 * reach + 1):
+        for dx in range(2 * reach + 1):
+            out.append((a * padded[:, :, dy : dy + h, dx : dx + w]).sum(dim=1, keepdim=True))
+    return torch.cat(out, dim=1)
+
+
+class MapPairHead(nn.Module):
+    """Two aligned feature maps -> the logit "same pattern".
+
+    Per cell it sees |a - b| and a * b (symmetric in a and b), and (``reach`` > 0) how well each
+    cell of a matches b's cells nearby and each of b's matches a's, with the best of those (a
+    residual shift of a few pixels between the crops is no difference; an element with no match
+    nearby is). A 3x3 conv looks at each neighbourhood; the strongest local difference (max pool)
+    and the mean decide."""
+
+    def __init__(self, dim: int = 32, hidden: int = 32, reach: int = 0) -> None:
+        super().__init__()
+        self.reach = reach
+        n_corr = (2 * reach + 1) ** 2 + 1 if reach > 0 else 0
+        self.local = nn.Sequential(
+            nn.Conv2d(2 * dim + 2 * n_corr, hidden, 1),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(hidden, hidden, 3, padding=1),
+            nn.ReLU(inplace=True),
+        )
+        self.out = nn.Linear(2 * hidden, 1)
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        parts = [(a - b).abs(), a * b]
+        if self.reach > 0:
+            ab = shifted_correlation(a, b, self.reach)
+            ba = shifted_correlation(b, a, self.reach)
+            parts += [ab, ab.amax(dim=1, keepdim=True), ba, ba.amax(dim=1, keepdim=True)]
+        h = self.local(torch.cat(parts, dim=1))
+        pooled = torch.cat([h.amax(dim=(2, 3)), h.mean(dim=(2, 3))], dim=1)
+        return self.out(pooled).squeeze(1)

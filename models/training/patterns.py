@@ -156,8 +156,27 @@ def random_pattern(rng: np.random.Generator) -> Pattern:
     return Pattern(tuple(els), background)
 
 
-def near_duplicate(pattern: Pattern, kind: str, rng: np.random.Generator) -> Pattern:
-    """A pattern made to be confused with ``pattern``: colours swapped, one element changed, mirrored."""
+def _looks_alike(a: Pattern, b: Pattern, size: int = 64) -> bool:
+    """Whether two patterns draw (nearly) the same small image."""
+    ia = render_pattern(a, size, size).astype(np.float32)
+    ib = render_pattern(b, size, size).astype(np.float32)
+    return int((np.abs(ia - ib).max(axis=2) > 40).sum()) <= 2
+
+
+def near_duplicate(pattern: Pattern, kind: str, rng: np.random.Generator, tries: int = 6) -> Pattern:
+    """A pattern made to be confused with ``pattern``: colours swapped, one element changed, mirrored.
+
+    One that would draw the same image (a changed element hidden under another, a symmetric layout
+    mirrored) is drawn again as an element change: a "different" label must be visible."""
+    dup = _near_duplicate_once(pattern, kind, rng)
+    for _ in range(tries - 1):
+        if not _looks_alike(pattern, dup):
+            break
+        dup = _near_duplicate_once(pattern, "element_changed", rng)
+    return dup
+
+
+def _near_duplicate_once(pattern: Pattern, kind: str, rng: np.random.Generator) -> Pattern:
     els = list(pattern.elements)
     if kind == "colours_swapped":
         colours = sorted({e.colour for e in els})
@@ -169,12 +188,24 @@ def near_duplicate(pattern: Pattern, kind: str, rng: np.random.Generator) -> Pat
         els = [replace(e, colour=swap.get(e.colour, e.colour)) for e in els]
     elif kind == "mirrored":
         els = [replace(e, x=1.0 - e.x, angle=np.pi - e.angle) for e in els]
-        if len(els) > 1 and all(abs(e.x - 0.5) < 0.02 for e in els):
+        if _looks_alike(pattern, Pattern(tuple(els), pattern.background)):
+            # A mirror-symmetric layout (a row of ovals, one centred triangle) is no near-duplicate.
+            els = list(pattern.elements)
             kind = "element_changed"
     if kind == "element_changed":
         i = int(rng.integers(len(els)))
         what = int(rng.integers(4))
         e = els[i]
+        if len(els) > 1 and len({(x.shape, x.colour, x.fill, x.size) for x in els}) == 1 and what < 3:
+            # A row of equal shapes: the whole row changes its shape, colour or fill (one attribute).
+            if what == 0:
+                new = replace(e, shape=str(rng.choice([s for s in SHAPES if s != e.shape])))
+            elif what == 1:
+                new = replace(e, colour=int((e.colour + 1 + rng.integers(len(PALETTE) - 1)) % len(PALETTE)))
+            else:
+                new = replace(e, fill=str(rng.choice([f for f in FILLS if f != e.fill])))
+            diff = {"shape": new.shape, "colour": new.colour, "fill": new.fill}
+            return Pattern(tuple(replace(x, **diff) for x in els), pattern.background)
         if what == 0:
             e = replace(e, shape=str(rng.choice([s for s in SHAPES if s != e.shape])))
         elif what == 1:

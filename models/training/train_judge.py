@@ -1,9 +1,11 @@
 """Train the same-pattern judge, calibrate it on held-out decks, export it to ONNX.
 
-The judge embeds each crop into a unit signature; a small head turns two signatures into the
-logit "same pattern". At run time the second crop is tried at each symmetric turn and the best
-logit is kept; a Platt scaling fitted on held-out pairs (with the same max over turns) gives
-``p_same``, and two thresholds leave an uncertain band between "different" and "same".
+The judge is a pair judge: each crop becomes a coarse feature map (8 x 8 cells of unit vectors at
+64 px, so one changed element, swapped colours or a mirrored layout stay local), and a small head
+compares two maps cell by cell, giving the logit "same pattern". At run time the second crop is
+tried at each symmetric turn and the best logit is kept; a Platt scaling fitted on held-out pairs
+(with the same max over turns) gives ``p_same``, and two thresholds leave an uncertain band
+between "different" and "same".
 """
 
 from __future__ import annotations
@@ -16,16 +18,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 import torch
 from torch import nn
 
 from models.files import JUDGE, sha256
+from models.judge_scoring import best_logits
 from models.preprocess import turns
 from models.training.augment import AugmentConfig
 from models.training.decks import PatternDeck
 from models.training.export import export_onnx
 from models.training.judge_data import PairSampler
-from models.training.nets import Embedder, PairHead
+from models.training.nets import MapEmbedder, MapPairHead
 from models.training.seeding import seed_everything
 
 log = logging.getLogger(__name__)
@@ -34,7 +38,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class JudgeConfig:
     seed: int = 0
-    steps: int = 4000
+    steps: int = 3000
     batch_patterns: int = 12
     per_pattern: int = 3
     fresh: float = 0.3
@@ -45,12 +49,21 @@ class JudgeConfig:
     """Share of a batch's patterns that come as near-duplicate couples."""
     hard_aligned: float = 0.7
     """Probability that a near-duplicate couple is shown at the same turn."""
+    random_per_same: float = 4.0
+    """Random different pairs scored per same pair in a batch (0: every pair of the batch)."""
     lr: float = 3e-3
     weight_decay: float = 1e-4
-    size: int = 48
-    widths: tuple[int, ...] = (16, 32, 48, 64)
-    dim: int = 96
+    size: int = 64
+    widths: tuple[int, ...] = (16, 32, 64)
+    dim: int = 32
+    """Channels of each feature-map cell."""
+    hidden: int = 32
+    """Channels of the pair head's local comparison."""
+    reach: int = 0
+    """The pair head matches each cell against the other map's cells up to this many cells away."""
     val_pairs: int = 4000
+    both_ways: bool = True
+    """Score each relative turn both ways (a against b turned, b against a turned back), averaged."""
     target_confident_wrong: float = 0.0006
     """Thresholds leave at most this share of held-out pairs answered wrongly with confidence."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
@@ -59,24 +72,39 @@ class JudgeConfig:
 CONFIGS = {
     "full": JudgeConfig(),
     "quick": JudgeConfig(steps=150, val_pairs=400),
-    "tiny": JudgeConfig(steps=3, batch_patterns=4, val_pairs=24, size=32, widths=(8, 16), dim=16),
+    "tiny": JudgeConfig(steps=3, batch_patterns=4, val_pairs=24, size=32, widths=(8, 16), dim=8, hidden=8),
 }
 
 
 class _Judge(nn.Module):
     def __init__(self, cfg: JudgeConfig) -> None:
         super().__init__()
-        self.embed = Embedder(cfg.size, cfg.widths, cfg.dim)
-        self.head = PairHead(cfg.dim)
+        self.embed = MapEmbedder(cfg.widths, cfg.dim)
+        self.head = MapPairHead(cfg.dim, cfg.hidden, cfg.reach)
+        with torch.no_grad():
+            self.cells = int(self.embed.eval()(torch.zeros(1, 3, cfg.size, cfg.size)).shape[-1])
+        self.embed.train()
 
 
 def all_pairs_loss(
-    head: nn.Module, emb: torch.Tensor, labels: np.ndarray, hard: np.ndarray, hard_weight: float
-) -> torch.Tensor:
-    """Weighted BCE over every pair of crops in the batch; same and different pairs weigh equally."""
+    head: nn.Module, emb: torch.Tensor, labels: np.ndarray, hard: np.ndarray, hard_weight: float,
+    rng: np.random.Generator | None = None, random_per_same: float = 0.0,
+) -> torch.Tensor:  # fmt: skip
+    """Weighted BCE over the pairs of crops in the batch; same and different pairs weigh equally.
+
+    Every same and near-duplicate pair is scored; with ``rng`` and ``random_per_same`` > 0 only
+    that many random different pairs per same pair are (the easy ones: the head's cost is per pair).
+    """
     i, j = np.triu_indices(len(labels), k=1)
     same = labels[i] == labels[j]
     is_hard = hard[labels[i], labels[j]]
+    easy = np.flatnonzero(~same & ~is_hard)
+    n_easy = int(random_per_same * same.sum())
+    if rng is not None and 0 < n_easy < len(easy):
+        keep = np.sort(
+            np.concatenate([np.flatnonzero(same | is_hard), rng.choice(easy, n_easy, replace=False)])
+        )
+        i, j, same, is_hard = i[keep], j[keep], same[keep], is_hard[keep]
     w = np.where(is_hard, hard_weight, 1.0)
     neg_total = w[~same].sum()
     w = np.where(same, neg_total / max(1, same.sum()), w)
@@ -89,20 +117,6 @@ def all_pairs_loss(
         reduction="sum",
     )
     return loss
-
-
-def _logits_max_turns(model: _Judge, pairs: Sequence[tuple], batch: int = 64) -> np.ndarray:
-    """The best logit over b's symmetric turns, for each pair (as at run time)."""
-    model.eval()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(pairs), batch):
-            chunk = pairs[i : i + batch]
-            for xa, xb, _y, _k, square in chunk:
-                ea = model.embed(torch.from_numpy(xa[None]))
-                eb = model.embed(torch.from_numpy(turns(xb, square)))
-                out.append(float(model.head(ea.expand(len(eb), -1), eb).max()))
-    return np.asarray(out, np.float64)
 
 
 def fit_platt(logits: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -146,6 +160,7 @@ def train_judge(
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=cfg.lr, total_steps=max(cfg.steps, 1), pct_start=0.15
     )
+    pair_rng = np.random.default_rng(cfg.seed + 20_000)
     running = 0.0
     for step in range(cfg.steps):
         model.train()
@@ -153,7 +168,7 @@ def train_judge(
             cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned
         )
         emb = model.embed(torch.from_numpy(x))
-        loss = all_pairs_loss(model.head, emb, labels, hard, cfg.hard_weight)
+        loss = all_pairs_loss(model.head, emb, labels, hard, cfg.hard_weight, pair_rng, cfg.random_per_same)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -165,8 +180,58 @@ def train_judge(
             )
     train_s = time.perf_counter() - t0
 
+    out_dir = Path(out_dir)
+    export_onnx(
+        model.embed,
+        (torch.zeros(1, 3, cfg.size, cfg.size),),
+        out_dir / JUDGE.onnx[0],
+        ["crops"],
+        ["signature"],
+    )
+    export_onnx(
+        model.head,
+        (
+            torch.zeros(1, cfg.dim, model.cells, model.cells),
+            torch.zeros(1, cfg.dim, model.cells, model.cells),
+        ),
+        out_dir / JUDGE.onnx[1],
+        ["a", "b"],
+        ["logit"],
+    )
+    meta = {
+        "model": "judge",
+        "input": {"width": cfg.size, "height": cfg.size, "channels": "BGR, exposure-normalised, minus 0.5"},
+        "signature": {"channels": cfg.dim, "cells": model.cells},
+        "config": {k: v for k, v in asdict(cfg).items() if k != "aug"} | {"aug": asdict(cfg.aug)},
+        "recipe": recipe,
+        "train_decks": [d.name for d in train_decks],
+        "validation_decks": [d.name for d in val_decks],
+        "train_seconds": round(train_s, 1),
+    }
+    return calibrate_judge(out_dir, val_decks, cfg, meta)
+
+
+def _onnx_session(path: Path) -> ort.InferenceSession:
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def calibrate_judge(out_dir: Path, val_decks: Sequence[PatternDeck], cfg: JudgeConfig, meta: dict) -> dict:
+    """Fit ``p_same`` and the thresholds on held-out pairs scored by the exported ONNX files exactly
+    as at run time (``models.judge_scoring``); write and return the settings with them."""
+    out_dir = Path(out_dir)
+    embed = _onnx_session(out_dir / JUDGE.onnx[0])
+    head = _onnx_session(out_dir / JUDGE.onnx[1])
     val = PairSampler(val_decks, cfg.size, cfg.seed + 10_000, cfg.aug).fixed_set(cfg.val_pairs)
-    logits = _logits_max_turns(model, val)
+    stacks = []
+    for xa, xb, _y, _k, square in val:
+        maps = embed.run(None, {"crops": np.concatenate([turns(xa, square), turns(xb, square)])})[0]
+        n = len(maps) // 2
+        stacks.append((maps[:n], maps[n:]))
+    logits = best_logits(lambda a, b: head.run(None, {"a": a, "b": b})[0], stacks, cfg.both_ways)
     y = np.asarray([v[2] for v in val], np.float64)
     a, b = fit_platt(logits, y)
     p = 1.0 / (1.0 + np.exp(-np.clip(a * logits + b, -40, 40)))
@@ -184,34 +249,11 @@ def train_judge(
         },
     }
     log.info("judge validation %s", validation)
-
-    out_dir = Path(out_dir)
-    export_onnx(
-        model.embed,
-        (torch.zeros(1, 3, cfg.size, cfg.size),),
-        out_dir / JUDGE.onnx[0],
-        ["crops"],
-        ["signature"],
-    )
-    export_onnx(
-        model.head,
-        (torch.zeros(1, cfg.dim), torch.zeros(1, cfg.dim)),
-        out_dir / JUDGE.onnx[1],
-        ["a", "b"],
-        ["logit"],
-    )
-    meta = {
-        "model": "judge",
-        "input": {"width": cfg.size, "height": cfg.size, "channels": "BGR, exposure-normalised, minus 0.5"},
-        "dim": cfg.dim,
+    meta = meta | {
+        "both_ways": cfg.both_ways,
         "platt": [a, b],
         "thresholds": {"different_below": lo, "same_at_or_above": hi},
-        "config": {k: v for k, v in asdict(cfg).items() if k != "aug"} | {"aug": asdict(cfg.aug)},
-        "recipe": recipe,
-        "train_decks": [d.name for d in train_decks],
-        "validation_decks": [d.name for d in val_decks],
         "validation": validation,
-        "train_seconds": round(train_s, 1),
         "sha256": {name: sha256(out_dir / name) for name in JUDGE.onnx},
     }
     (out_dir / JUDGE.meta).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

@@ -74,6 +74,18 @@ def test_signatures_batch_and_single_agree(judge: PatternJudge, bench_deck) -> N
     assert many[0].turns.shape[0] == 4  # a square card: four turns
 
 
+def test_many_pairs_in_small_head_batches_agree_with_one_by_one(judge: PatternJudge, bench_deck) -> None:
+    crops = [_crop(bench_deck, q, i) for i, q in enumerate(bench_deck.patterns[:5])]
+    sigs = judge.signatures(crops)
+    pairs = [(sigs[i], sigs[j]) for i in range(5) for j in range(5)]
+    small = PatternJudge()
+    small.HEAD_BATCH = 3  # chunks of one pair (4 turns each) at most
+    many = small.p_same_many(pairs)
+    one = np.asarray([judge.p_same_many([pr])[0] for pr in pairs])
+    np.testing.assert_allclose(many, one, rtol=1e-5, atol=1e-7)
+    assert all(many[5 * i + i] >= judge.same_at for i in range(5))  # each crop against itself
+
+
 def test_the_reader_reads_every_turn(reader: NumberReader) -> None:
     deck = rd.RenderedNumberDeck("themind", rd.NUMBER_BENCH_STYLES["themind"][0])
     crop = camera_crop(rd.shrink(deck.image("themind:68"), 240), np.random.default_rng(5), GENTLE)

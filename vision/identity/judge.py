@@ -1,9 +1,12 @@
 """The Twin It same-pattern judge: do two rectified card crops show the identical pattern?
 
-Each crop becomes a signature (one per symmetric turn of the card: 4 for a square card, 2 for an
-oblong one). Two crops are compared at every turn of the second and the best match counts, so the
-answer does not depend on how the cards lie. A calibrated ``p_same`` and two thresholds, sized on
-held-out decks so that confident wrong answers stay rare, give "same", "different" or "uncertain".
+Each crop becomes a signature: a coarse feature map (cells of unit vectors that keep where each
+element lies), one per symmetric turn of the card (4 for a square card, 2 for an oblong one). The
+pair head compares two maps cell by cell, so one changed element, two swapped colours or a
+mirrored layout show as a local difference. Two crops are compared at every turn of the second and
+the best match counts, so the answer does not depend on how the cards lie. A calibrated ``p_same``
+and two thresholds, sized on held-out decks so that confident wrong answers stay rare, give
+"same", "different" or "uncertain".
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from models.files import JUDGE
+from models.judge_scoring import best_logits
 from models.preprocess import check_crop, is_square, to_tensor, turns
 from vision.errors import InputError
 from vision.identity.sessions import open_model
@@ -34,7 +38,7 @@ class Judgement:
 
 @dataclass(frozen=True, eq=False)
 class Signature:
-    """One crop's signatures at each symmetric turn, (turns, dim) float32."""
+    """One crop's signatures at each symmetric turn, (turns, ...) float32 (feature maps)."""
 
     turns: np.ndarray
     square: bool
@@ -43,12 +47,16 @@ class Signature:
 class PatternJudge:
     """Loads the judge once; ``compare`` two crops or ``signature`` crops and compare those."""
 
+    HEAD_BATCH = 1024
+    """Pair-turns per head call (bounds the memory of a large ``p_same_many``)."""
+
     def __init__(self, model_dir: Path | None = None, threads: int = 1) -> None:
         self.meta, (self._embed, self._head) = open_model(JUDGE, model_dir, threads)
         self.size = int(self.meta["input"]["width"])
         self.platt = tuple(float(v) for v in self.meta["platt"])
         self.different_below = float(self.meta["thresholds"]["different_below"])
         self.same_at = float(self.meta["thresholds"]["same_at_or_above"])
+        self.both_ways = bool(self.meta.get("both_ways", False))
 
     def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
         try:
@@ -79,19 +87,21 @@ class PatternJudge:
         ea = np.repeat(a.turns[:1], len(b.turns), axis=0)
         return self._head.run(None, {"a": ea, "b": b.turns})[0]
 
+    def best_logits(self, pairs: list[tuple[Signature, Signature]]) -> np.ndarray:
+        """The head's best logit over the relative turns of each pair (``models.judge_scoring``)."""
+        return best_logits(
+            lambda a, b: self._head.run(None, {"a": a, "b": b})[0],
+            [(a.turns, b.turns) for a, b in pairs],
+            self.both_ways,
+            self.HEAD_BATCH,
+        )
+
     def p_same_many(self, pairs: list[tuple[Signature, Signature]]) -> np.ndarray:
-        """Calibrated p_same of many signature pairs in one head call."""
+        """Calibrated p_same of many signature pairs (batched head calls)."""
         if not pairs:
             return np.zeros(0)
-        ea = np.concatenate([np.repeat(a.turns[:1], len(b.turns), axis=0) for a, b in pairs])
-        eb = np.concatenate([b.turns for _, b in pairs])
-        z = self._head.run(None, {"a": ea, "b": eb})[0]
-        best, i = [], 0
-        for _, b in pairs:
-            best.append(z[i : i + len(b.turns)].max())
-            i += len(b.turns)
         a_, b_ = self.platt
-        return 1.0 / (1.0 + np.exp(-np.clip(a_ * np.asarray(best, np.float64) + b_, -40, 40)))
+        return 1.0 / (1.0 + np.exp(-np.clip(a_ * self.best_logits(pairs) + b_, -40, 40)))
 
     def verdict(self, p_same: float) -> str:
         if p_same >= self.same_at:

@@ -71,8 +71,11 @@ def judge_decks(config: str) -> tuple[list, list, str]:
         f" {list(PROCEDURAL_TRAIN_SEEDS)} (60 patterns + 20 near-duplicates; odd seeds square, even seeds"
         f" 1:1.55 oblong); calibration on Twin It seeds {list(rd.TWINIT_VAL_SEEDS)} and procedural seeds"
         f" {list(PROCEDURAL_VAL_SEEDS)}; bench on Twin It seeds {list(rd.TWINIT_BENCH_SEEDS)} in the held-out"
-        f" style {list(rd.TWINIT_BENCH_STYLES)}. Batches of 12 patterns x 3 crops (half of the patterns as"
-        " near-duplicate couples), every pair of crops in the batch scored;"
+        f" style {list(rd.TWINIT_BENCH_STYLES)}. Procedural near-duplicates that would draw the same image"
+        " (a symmetric layout mirrored, a changed element hidden) are drawn again as an element change; a"
+        " row of equal shapes changes one attribute of the whole row. Batches of 12 patterns x 3 crops (70%"
+        " of the patterns as near-duplicate couples); every same and near-duplicate pair of crops in the"
+        " batch scored, with 4 random different pairs per same pair;"
         " each crop through models.training.augment.camera_crop (finder corner error, residual rotation,"
         " light gradient, shadow, glare, white balance, blur, noise, JPEG)"
     )

@@ -80,6 +80,10 @@ CLIP_RING = 0.05
 """... and its ring within this of the board in every channel (a piece's ring is not)."""
 CLIP_MATCH = 0.5
 """The distance (in outlier limits) given to an empty hole read that way (a weak match)."""
+CLIP_DARK = 0.15
+"""There a ring darker than the board by this much (log units, mean) is a piece's."""
+CLIP_COS = 0.95
+"""... and one whose hue points this closely (cosine) along the one coloured class's is that piece."""
 CLIP_HUE = 0.3
 """There a hueless piece's ring differs from the board with at most this share of hue."""
 PIT_LIFT = True
@@ -496,7 +500,7 @@ class BoardReader:
         # Not where the board is clipped: there the light's strength is unknown.
         return np.where((lift > PIT_LIFT_MIN) & ~self._clipped, lift, 0.0)
 
-    def _clipped_empty(
+    def _clipped_holes(
         self,
         hole_log: np.ndarray,
         board: np.ndarray,
@@ -510,7 +514,9 @@ class BoardReader:
         board itself is a hole, not a piece (a piece's centre is as bright as its ring or has a
         highlight). Such a hole is read empty as a weak match (``CLIP_MATCH``). There, too, a hole
         read as a hueless piece whose difference from the board leans to one hue (a washed-out
-        red peg) matches nothing."""
+        red peg) matches nothing; and where the spec has one hueless and one coloured piece, a
+        ring darker than the board without hue, or leaning along the coloured class's hue, is
+        read as that piece (a weak match too)."""
         if self.spec.pattern != "holes":
             return label, conf, dmin
         clipped = self._clipped if clipped is None else clipped
@@ -532,6 +538,28 @@ class BoardReader:
         hueless = np.linalg.norm(_chroma(self.prototypes), axis=-1) <= FADE_CHROMA
         odd = clipped & (label > 0) & hueless[label] & (lean > CLIP_HUE)
         dmin[odd] = np.maximum(dmin[odd], 1.0)
+        # Where only one piece class is hueless (black or grey beside red), a ring clearly darker
+        # than the board with no hue of its own around a centre that is no pit is that piece,
+        # however much glare lifted it.
+        dark = np.nonzero(hueless & (np.arange(3) > 0))[0]
+        if len(dark) == 1:
+            k = int(dark[0])
+            piece = clipped & (rd.mean(-1) <= -CLIP_DARK) & (lean <= CLIP_HUE) & (pit > -CLIP_PIT)
+            piece &= dmin > CLIP_MATCH
+            label[piece], conf[piece], dmin[piece] = k, 1.0, CLIP_MATCH
+        # And where only one class has a hue (red), a ring whose difference from the board leans
+        # clearly that way is that piece, however faded.
+        hued = np.nonzero(~hueless & (np.arange(3) > 0))[0]
+        if len(hued) == 1:
+            k = int(hued[0])
+            want = _chroma(self.prototypes[k])[3:]
+            got = rd - rd.mean(-1, keepdims=True)
+            cos = (got * want).sum(-1) / np.maximum(np.linalg.norm(got, axis=-1) * np.linalg.norm(want), 1e-9)
+            piece = (
+                clipped & (lean > CLIP_HUE) & (cos >= CLIP_COS) & (np.linalg.norm(got, axis=-1) >= CLIP_DARK)
+            )
+            piece &= (pit > -CLIP_PIT) & (dmin > CLIP_MATCH)
+            label[piece], conf[piece], dmin[piece] = k, 1.0, CLIP_MATCH
         return label, conf, dmin
 
     def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -609,7 +637,7 @@ class BoardReader:
             # the board-wide one's verdict).
             better = ld < dmin
             label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
-        label, conf, dmin = self._clipped_empty(f.hole_log, board, label, conf, dmin)
+        label, conf, dmin = self._clipped_holes(f.hole_log, board, label, conf, dmin)
         reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
         self._prev = f
         self._ref_hole = f.hole_log.copy()
@@ -652,7 +680,7 @@ class BoardReader:
                             self._local[:, :, k] = self.prototypes[k]
                     local = self._local[idx] if self._local is not None else self.prototypes
                     lab, c, d = self._classify_lit(v, vg, lit, local, self._faded[idx])
-            lab, c, d = self._clipped_empty(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
+            lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.

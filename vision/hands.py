@@ -83,10 +83,6 @@ class HandResult:
     """Working resolution over full resolution."""
     carried: dict[int, np.ndarray] = field(default_factory=dict)
     """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
-    novel: np.ndarray | None = field(repr=False, default=None)
-    """Working resolution bool: what differs from the table memory and is no hand (a card put
-    down, moved or taken away); None before the memory exists. Elsewhere the table is as it was
-    before any hand came over it."""
 
 
 PATCH_SCALE = 0.5
@@ -132,7 +128,10 @@ def make_patch(frame: np.ndarray, box: tuple[int, int, int, int], hand: np.ndarr
     x0, y0, x1, y1 = box
     lx0, ly0 = int(x0 * scale), int(y0 * scale)
     lx1, ly1 = max(lx0 + 1, int(np.ceil(x1 * scale))), max(ly0 + 1, int(np.ceil(y1 * scale)))
-    low = hand[ly0:ly1, lx0:lx1].astype(np.float32)
+    # The hand and a rim of what is around it: a plain hand's own pixels fit anywhere inside it,
+    # its outline does not.
+    rim = cv2.dilate(hand[ly0:ly1, lx0:lx1].astype(np.uint8), np.ones((3, 3), np.uint8))
+    low = rim.astype(np.float32)
     mask = cv2.resize(low, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST)
     return _Patch(image, mask, x0, y0)
 
@@ -329,7 +328,6 @@ class HandTracker:
         hand_mask = np.zeros((lh, lw), bool)
         for blob, _, _ in blobs:
             hand_mask |= blob
-        novel = fg.astype(bool) & ~hand_mask
         # Learn the table: slowly where still, quickly where a non-hand change happened, never
         # under (a margin around) a hand.
         near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
@@ -392,7 +390,7 @@ class HandTracker:
         full = cv2.resize(hand_mask.astype(np.uint8), self._size, interpolation=cv2.INTER_NEAREST).astype(
             bool
         )
-        return HandResult(obs, tuple(events), full, hand_mask, s, carried, novel)
+        return HandResult(obs, tuple(events), full, hand_mask, s, carried)
 
     def _carry(
         self, frame: np.ndarray, card_quads: dict[int, np.ndarray], hidden: set[int] | frozenset[int]

@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 Identify = Callable[[np.ndarray], tuple[str | None, float]]
 """A rectified clean view -> (identity or None, confidence 0..1)."""
 
+Find = Callable[..., list[CardDetection]]
+"""The card finder: called as :func:`vision.cards.finder.find_cards` is."""
+
 
 @dataclass(frozen=True)
 class PipelineConfig:
@@ -72,12 +75,16 @@ class TablePipeline:
         hands: HandConfig | None = None,
         config: PipelineConfig | None = None,
         identify: Identify | None = None,
+        find: Find | None = None,
     ) -> None:
+        """``find`` replaces the card finder (the bench passes a rendered scene's truth, to tell
+        the tracker's and hands' own losses from the finder's)."""
         self.finder_cfg = finder or FinderConfig()
         self.cfg = config or PipelineConfig()
         self.tracker = CardTracker(tracker)
         self.hands = HandTracker(hands)
         self.identify = identify
+        self.find: Find = find or find_cards
         self._frame_index = -1
         self._gate_prev: np.ndarray | None = None
         self._last: TableObservation | None = None
@@ -198,7 +205,7 @@ class TablePipeline:
             detections = []
         else:
             roi = self._roi(change_mask, (h, w))
-            detections = find_cards(
+            detections = self.find(
                 frame,
                 self.finder_cfg,
                 roi=roi,

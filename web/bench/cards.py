@@ -8,6 +8,12 @@
   played through the whole pipeline: per frame and card, "covered by a hand" in truth vs. the
   pipeline's hands' covers (its tracks mapped to true cards by IoU); an id switch is a true card
   seen under a different track id than the last time it was seen.
+- diagnosis (beside the issue's keys): where the hand-cover and id-switch losses come from. The
+  same scenario frames also go through a pipeline whose finder returns the true quads (what
+  tracking and hands lose by themselves); the hand mask's pixel precision and recall against the
+  true mask; the real pipeline's cover misses split into truly covered cards with no track on
+  them (the finder never found them, or they were lost) and cards tracked but not counted as
+  covered; its false "covered" split into real cards not covered and places with no card.
 - real: every photo of ``shared/realdata/set-boards`` (IoU >= 0.85 against ``labels.json``; a
   photo's cards labelled without a quad excuse as many unmatched found quads).
 - baseline: the plain contour pipeline (:mod:`vision.cards.baseline`) on the same images.
@@ -31,6 +37,7 @@ import cv2
 import numpy as np
 
 from vision.cards import find_cards, find_cards_baseline
+from vision.cards.finder import CardDetection
 from vision.cards.geometry import corner_error, quad_iou
 from vision.cards.scoring import ZERO, MatchCounts, match_quads
 from vision.observation import CardState
@@ -143,15 +150,96 @@ def bench_real() -> tuple[MatchCounts, MatchCounts, int]:
     return found, base, len(labels)
 
 
-def bench_scenario(seed: int, n_frames: int, fps: float, width: int, height: int) -> dict[str, Any]:
-    """The demo scenario through the pipeline: hand cover counts, id switches, per-frame ms."""
+class _TruthFinder:
+    """A card finder that returns the rendered frame's true quads (cards >= 80 % visible, inside
+    the searched region): the pipeline run with it shows what tracking and hands lose by
+    themselves, with a perfect finder."""
+
+    def __init__(self) -> None:
+        self.truth: Any = None
+
+    def __call__(self, image: np.ndarray, cfg: Any = None, roi: Any = None, **_: Any) -> list[CardDetection]:
+        out = []
+        for c in self.truth.cards:
+            if c.visible_fraction < 0.8:
+                continue
+            q = np.asarray(c.quad, np.float32)
+            if roi is not None:
+                x, y, w, h = roi
+                if q[:, 0].min() < x or q[:, 0].max() > x + w or q[:, 1].min() < y or q[:, 1].max() > y + h:
+                    continue
+            out.append(CardDetection(q, 1.0))
+        return out
+
+
+class _ScenarioScore:
+    """Hand cover counts and id switches of one pipeline over a scenario."""
+
+    def __init__(self) -> None:
+        self.last_track: dict[int, int] = {}
+        self.switches = 0
+        self.tp = self.fp = self.fn = 0
+        self.fn_no_track = self.fn_not_covered = 0
+        self.fp_card = self.fp_no_card = 0
+
+    def add(self, obs: Any, truth: Any) -> None:
+        visible = [c for c in obs.cards if c.state is CardState.VISIBLE]
+        for card in truth.cards:
+            if card.visible_fraction < 0.8:
+                continue
+            best = max(visible, key=lambda v: quad_iou(v.quad, card.quad), default=None)
+            if best is None or quad_iou(best.quad, card.quad) < 0.5:
+                continue
+            if card.card_id in self.last_track and self.last_track[card.card_id] != best.track_id:
+                self.switches += 1
+            self.last_track[card.card_id] = best.track_id
+        # Covered cards: the pipeline's covered tracks matched one to one to the truly covered
+        # cards by quad (a pile's cards share a quad: any of them will do).
+        true_cov = [c.quad for c in truth.cards if c.covered_by_hands]
+        pred = [c.quad for hand in obs.hands for tid in hand.covers if (c := obs.card(tid)) is not None]
+        counts, _ = match_quads(pred, true_cov, iou_threshold=0.5)
+        self.tp += counts.true_positives
+        self.fp += counts.false_positives
+        self.fn += counts.counted_truth - counts.recalled
+        # Where the misses come from: a truly covered card with no track on it at all (never
+        # found, or lost) or with a track the hands did not count as covered; a false "covered"
+        # on a real card that is not covered, or where no card is (a carried card's guess).
+        live = [c.quad for c in obs.cards if c.state is not CardState.GONE]
+        for q in true_cov:
+            if not any(quad_iou(p, q) >= 0.5 for p in pred):
+                if any(quad_iou(t, q) >= 0.5 for t in live):
+                    self.fn_not_covered += 1
+                else:
+                    self.fn_no_track += 1
+        for p in pred:
+            if not any(quad_iou(p, q) >= 0.5 for q in true_cov):
+                if any(quad_iou(p, c.quad) >= 0.5 for c in truth.cards):
+                    self.fp_card += 1
+                else:
+                    self.fp_no_card += 1
+
+    @property
+    def f1(self) -> float:
+        tp, fp, fn = self.tp, self.fp, self.fn
+        return 2 * tp / (2 * tp + fp + fn) if (tp + fp + fn) else math.nan
+
+
+def bench_scenario(
+    seed: int, n_frames: int, fps: float, width: int, height: int, diagnose: bool = False
+) -> dict[str, Any]:
+    """The demo scenario through the pipeline: hand cover counts, id switches, per-frame ms.
+
+    With ``diagnose``, the same frames also go through a pipeline whose finder returns the true
+    quads (tracking and hands on their own), and the hand mask is compared with the true one."""
     from vision.render.scenario import twinit_demo_scenario
 
     scenario = twinit_demo_scenario(seed, width=width, height=height)
     pipe = TablePipeline()
-    last_track: dict[int, int] = {}
-    switches = 0
-    tp = fp = fn = 0
+    score = _ScenarioScore()
+    truth_find = _TruthFinder()
+    truth_pipe = TablePipeline(find=truth_find) if diagnose else None
+    truth_score = _ScenarioScore()
+    mask_tp = mask_fp = mask_fn = 0
     moving_ms: list[float] = []
     frames = 0
     end = min(scenario.duration, (n_frames - 1) / fps)
@@ -162,26 +250,35 @@ def bench_scenario(seed: int, n_frames: int, fps: float, width: int, height: int
         frames += 1
         if obs.extras.get("changed"):
             moving_ms.append(ms)
-        visible = [c for c in obs.cards if c.state is CardState.VISIBLE]
-        for card in truth.cards:
-            if card.visible_fraction < 0.8:
-                continue
-            best = max(visible, key=lambda v: quad_iou(v.quad, card.quad), default=None)
-            if best is None or quad_iou(best.quad, card.quad) < 0.5:
-                continue
-            if card.card_id in last_track and last_track[card.card_id] != best.track_id:
-                switches += 1
-            last_track[card.card_id] = best.track_id
-        # Covered cards: the pipeline's covered tracks matched one to one to the truly covered
-        # cards by quad (a pile's cards share a quad: any of them will do).
-        true_cov = [c.quad for c in truth.cards if c.covered_by_hands]
-        pred_quads = [c.quad for hand in obs.hands for tid in hand.covers if (c := obs.card(tid)) is not None]
-        counts, _ = match_quads(pred_quads, true_cov, iou_threshold=0.5)
-        tp += counts.true_positives
-        fp += counts.false_positives
-        fn += counts.counted_truth - counts.recalled
-    f1 = 2 * tp / (2 * tp + fp + fn) if (tp + fp + fn) else math.nan
-    return {"frames": frames, "switches": switches, "f1": f1, "moving_ms": moving_ms}
+        score.add(obs, truth)
+        if truth_pipe is not None:
+            truth_find.truth = truth
+            truth_score.add(truth_pipe.process(image, t), truth)
+            if obs.hand_mask is not None:
+                mask_tp += int(np.count_nonzero(obs.hand_mask & truth.hand_mask))
+                mask_fp += int(np.count_nonzero(obs.hand_mask & ~truth.hand_mask))
+                mask_fn += int(np.count_nonzero(~obs.hand_mask & truth.hand_mask))
+    out: dict[str, Any] = {
+        "frames": frames,
+        "switches": score.switches,
+        "f1": score.f1,
+        "moving_ms": moving_ms,
+    }
+    if diagnose:
+        per_1000 = 1000.0 / max(1, frames)
+        out["diagnosis"] = {
+            "truth_quads": {
+                "hand_cover_f1": rounded(truth_score.f1),
+                "id_switches_per_1000_frames": rounded(truth_score.switches * per_1000, 2),
+            },
+            "hand_mask": {
+                "pixel_precision": rounded(mask_tp / max(1, mask_tp + mask_fp)),
+                "pixel_recall": rounded(mask_tp / max(1, mask_tp + mask_fn)),
+            },
+            "cover_misses": {"no_track": score.fn_no_track, "track_not_covered": score.fn_not_covered},
+            "cover_false": {"card_not_covered": score.fp_card, "no_card_there": score.fp_no_card},
+        }
+    return out
 
 
 def bench_still(seed: int, repeat: int) -> list[float]:
@@ -208,7 +305,7 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
         n_scenario = 150 if quick else 1200
         r = bench_render_frames(n_render, seed, n_1080)
         real_found, real_base, n_real = bench_real()
-        scen = bench_scenario(seed, n_scenario, 10.0, 1280, 720)
+        scen = bench_scenario(seed, n_scenario, 10.0, 1280, 720, diagnose=True)
         scen_1080 = bench_scenario(seed, 40 if quick else 200, 10.0, 1920, 1080)
         still = bench_still(seed, 60 if quick else 300)
     finally:
@@ -240,4 +337,5 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
             "ms_720p_moving_p95": rounded(percentile(scen["moving_ms"], 95), 2),
             "ms_1080p_moving_median": rounded(median(scen_1080["moving_ms"]), 2),
         },
+        "diagnosis": scen["diagnosis"],
     }

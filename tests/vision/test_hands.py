@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -78,3 +79,53 @@ def test_no_skin_colour_needed_and_skin_alone_is_not_a_hand(table: np.ndarray) -
     skin = table.copy()
     skin[300:420, 600:700] = (120, 150, 210)
     assert tracker.update(skin, 0.1, {}, []).hands == ()
+
+
+def _carry_frames(table: np.ndarray, quad: np.ndarray, shifts: list[int]) -> list[np.ndarray]:
+    """The table with the card under ``quad`` slid right by each of ``shifts`` (px) under a palm
+    from the right edge resting on it."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    pad = 4
+    card = table[y - pad : y + h + pad, x - pad : x + w + pad].copy()
+    empty = table.copy()
+    empty[y - pad : y + h + pad, x - pad : x + w + pad] = table[
+        5 : 5 + h + 2 * pad, 1275 - w - 2 * pad : 1275
+    ]
+    centre = quad.mean(axis=0)
+    out = []
+    for dx in shifts:
+        f = empty.copy()
+        f[y - pad : y + h + pad, x - pad + dx : x + w + pad + dx] = card
+        out.append(with_arm(f, "right", (centre[0] + dx, centre[1])))
+    return out
+
+
+def test_a_hand_that_rested_on_a_card_carries_it(table: np.ndarray, quads: dict[int, np.ndarray]) -> None:
+    target = max(quads, key=lambda i: quads[i][:, 0].max() - quads[i][:, 1].min())  # top right
+    tracker = HandTracker()
+    tracker.update(table, 0.0, quads, list(quads.values()))
+    known = dict(quads)
+    shifts = [0, 0, 0, 30, 60, 90, 120, 150]
+    carried = None
+    for k, frame in enumerate(_carry_frames(table, quads[target], shifts)):
+        res = tracker.update(frame, 0.1 * (k + 1), known, [], hidden={target} if k else set())
+        known.update(res.carried)
+        carried = res.carried.get(target)
+        assert target in res.hands[0].covers
+    assert carried is not None
+    moved = carried.mean(axis=0) - quads[target].mean(axis=0)
+    assert moved == pytest.approx([150.0, 0.0], abs=8.0)
+
+
+def test_a_hand_passing_over_a_card_leaves_it(table: np.ndarray, quads: dict[int, np.ndarray]) -> None:
+    target = max(quads, key=lambda i: quads[i][:, 0].max() - quads[i][:, 1].min())
+    tracker = HandTracker()
+    tracker.update(table, 0.0, quads, list(quads.values()))
+    c = quads[target].mean(axis=0)
+    covering = 0
+    for k, dy in enumerate([-45, -15, 15, 45]):  # over the card, never still
+        tip = (c[0], c[1] + dy)
+        res = tracker.update(with_arm(table, "right", tip), 0.1 * (k + 1), quads, [], hidden={target})
+        covering += target in res.hands[0].covers
+        assert res.carried == {}
+    assert covering >= 3

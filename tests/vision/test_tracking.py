@@ -129,3 +129,46 @@ def test_find_cards_in_a_roi_matches_the_whole_frame(table: np.ndarray) -> None:
         assert (
             max(np.abs(d.quad - w.quad).max() for w in whole if np.allclose(d.quad, w.quad, atol=1.0)) <= 1.0
         )
+
+
+def _card_image(kind: str) -> np.ndarray:
+    """A 120 x 80 card: white with a red disc near one corner, or blue stripes."""
+    card = np.full((120, 80, 3), 235, np.uint8)
+    if kind == "disc":
+        cv2.circle(card, (28, 34), 16, (40, 40, 200), -1)
+    else:
+        card[20:100:16, 12:68] = (200, 60, 30)
+        card[21:100:16, 12:68] = (200, 60, 30)
+    return card
+
+
+def _scene(cards: dict[str, tuple[int, int]]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    frame = np.full((480, 640, 3), 60, np.uint8)
+    quads = {}
+    for kind, (x, y) in cards.items():
+        frame[y : y + 120, x : x + 80] = _card_image(kind)
+        quads[kind] = np.float32([[x, y], [x + 79, y], [x + 79, y + 119], [x, y + 119]])
+    return frame, quads
+
+
+def test_a_new_card_on_a_stack_gets_a_new_id_and_the_moved_top_card_keeps_its_own() -> None:
+    tracker = CardTracker()
+    frame, quads = _scene({"disc": (100, 60), "stripes": (400, 60)})
+    tracker.update([CardDetection(quads[k], 1.0) for k in ("disc", "stripes")], 0.0, frame)
+    ids = {k: next(t.track_id for t in tracker.tracks if np.allclose(t.quad, q)) for k, q in quads.items()}
+    # The disc card is taken off the spot to lower down; the striped card lands where it was
+    # (a few pixels off: no card lands exactly where another lay).
+    frame, quads = _scene({"disc": (100, 300), "stripes": (103, 62)})
+    tracker.update([CardDetection(quads[k], 1.0) for k in ("stripes", "disc")], 0.1, frame)
+    now = {k: next(t.track_id for t in tracker.tracks if np.allclose(t.quad, q)) for k, q in quads.items()}
+    assert now == ids
+
+
+def test_a_card_found_a_little_off_in_place_keeps_its_id() -> None:
+    tracker = CardTracker()
+    frame, quads = _scene({"disc": (100, 60)})
+    tracker.update([CardDetection(quads["disc"], 1.0)], 0.0, frame)
+    first = tracker.tracks[0].track_id
+    off = quads["disc"] + np.float32([[9, 7], [0, 7], [0, 0], [9, 0]])  # a quad cut by a glare
+    tracker.update([CardDetection(off, 1.0)], 0.1, frame)
+    assert [t.track_id for t in tracker.tracks] == [first]

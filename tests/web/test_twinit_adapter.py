@@ -217,3 +217,29 @@ def test_the_minute_starts_from_the_spread_at_rest_even_when_hands_come_at_once(
         show(spread[: 7 - k // 2], [hand_on(1, "bottom", spread[0])])
     assert ctx.live.timer is not None and ctx.live.timer.started_mono == pytest.approx(first)
     assert ctx.live.snapshot_state()["phase"] == "minute"
+
+
+def test_a_restarted_adapter_finds_the_table_it_left(tmp_path: Path) -> None:
+    live, ad, table = pile_game(tmp_path)
+    seen = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    # the process dies; the same game is opened again from its log, with a fresh adapter
+    again = LiveGame.open(live.game, EventStore(ad.settings.db_path), resume=True)
+    assert again.game_id == live.game_id and again.snapshot_state() == live.snapshot_state()
+    fresh = TwinItAdapter(again, ad.settings, pixel_compare)
+    assert sorted(fresh.labels) == sorted(ad.labels) and fresh.next_label == ad.next_label
+    assert sorted(fresh.pile_at) == sorted(ad.pile_at) and sorted(fresh.table_at) == sorted(ad.table_at)
+    assert fresh.seq_of == ad.seq_of
+    for key, at in ad.table_at.items():
+        assert fresh.table_at[key] == pytest.approx(at)
+    # the same table seen again makes no new play; a slap on the pair is ruled as before
+    table.adapter = fresh
+    table.settle(seen)
+    assert [e["action"]["type"] for e in again.entries] == ["deal", "play", "reveal"]
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    table.slap([seen[0], *covered], [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])])
+    last = again.entries[-1]
+    assert last["action"]["type"] == "claim" and last["ruling"]["verdict"] == "valid", last
+    assert last["action"]["cards"] == [{"pile": 0}, {"pile": 1}] or last["action"]["cards"] == [
+        {"pile": 1},
+        {"pile": 0},
+    ]

@@ -16,9 +16,11 @@ ids. A player's area is the band along their image edge (their pile and their ca
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.observation import TableObservation
@@ -26,12 +28,16 @@ from web.adapters.base import GameAdapter, photo_finish, row
 from web.adapters.twinit_table import (
     Spot,
     Stabiliser,
+    arm_tips,
     clusters,
     edge_zone,
+    fingertip,
     fresh_views,
+    hidden_under_hands,
     nearest,
-    occluded_spots,
     same_layout,
+    same_places,
+    tip_pair,
     under_a_hand,
     visible_spots,
 )
@@ -44,8 +50,13 @@ Compare = Callable[[np.ndarray, np.ndarray], float]
 """Two crops -> the probability that they show the same pattern."""
 
 HOLD_S = 0.45
-"""Hands must stay on the same cards, and every other card stay put, this long to make a claim
-(an arm passing over cards while carrying one never holds still that long)."""
+"""One hand (or two arms vision sees as one) must stay on the same cards, and every other card
+stay put, this long to make a claim (an arm carrying a card never holds still that long)."""
+TWO_HANDS_HOLD_S = 0.15
+CONFIRM_FRAMES = 2
+"""Two separate hands on the cards are a slap's own sign (a card is carried with one hand): the
+claim is judged once the same cards have stayed hidden this long and over this many frames
+after the first (one frame can show a hand passing)."""
 EDGE_FRACTION = 0.22
 """A card centred within this fraction of an image edge lies in that player's area."""
 SPREAD_MIN_CARDS = 6
@@ -74,6 +85,12 @@ class Matcher:
 
     def signature(self, crop: np.ndarray) -> Any:
         return self.judge.signature(crop) if self.judge is not None else crop
+
+    def signatures(self, crops: list[np.ndarray]) -> list[Any]:
+        """Many signatures in one batch when the judge offers it."""
+        if self.judge is not None and hasattr(self.judge, "signatures"):
+            return list(self.judge.signatures(crops))
+        return [self.signature(c) for c in crops]
 
     def p_same(self, a: Any, b: Any) -> float:
         if self.judge is not None:
@@ -123,15 +140,22 @@ class TwinItAdapter(GameAdapter):
         self.view_at: dict[tuple[str, int], np.ndarray] = {}
         self.face_shown: dict[int, str] = {}
         """Track -> face label, for the overlay and corrections."""
-        self._pending: tuple[frozenset[tuple[int, int]], float] | None = None
+        self._pending: tuple[list[np.ndarray], float] | None = None
+        """The places hidden under hands, and when they were first hidden together."""
+        self._pending_frames = 0
+        self._pending_two = False
         self._pending_seen: list[Spot] = []
-        self._claimed: frozenset[tuple[int, int]] | None = None
+        self._claimed: list[np.ndarray] | None = None
+        self._sigs: dict[int, tuple[np.ndarray, Any]] = {}
+        """id(view) -> (view, signature): the last clean views' signatures, made while the hands
+        come down so that the slap's comparison needs only the pair head."""
         self._spread_first: float | None = None
         self._stack_at: float | None = None
         self._stack_from: float | None = None
         self._stack_shown = False
         """Whether the run of stack-like views has shown a card in the middle yet."""
         self._frame: Any = None
+        self._observed = 0.0
         self.recent: list[Spot] = []
         """The newest unhidden view at each place a card was seen."""
         self.spread_hint: float | None = None
@@ -145,6 +169,9 @@ class TwinItAdapter(GameAdapter):
         self._set_seen: dict[tuple[int, ...], float] = {}
         self._ended = False
         self.latencies: list[dict[str, float]] = []
+        photo_finish([None, None], "")  # loads the caption font now, not at the first slap
+        if live.entries:
+            self._restore()
         self.unplayed: list[np.ndarray] = []
         """Centres of new table cards not played yet, oldest first."""
 
@@ -167,9 +194,77 @@ class TwinItAdapter(GameAdapter):
         self.labels[face] = sig
         return face
 
+    # -- memory kept in the log ---------------------------------------------------------------------
+    def _propose_seen(self, action: dict[str, Any], seen: list[tuple[str, Spot]]) -> tuple[int, Any] | None:
+        """Proposes ``action`` with where its cards lie and their views (PNG blobs) as evidence, so
+        a restart finds the table it left (:meth:`_restore`)."""
+        if not self.live.judge(action).applies:
+            return self.propose(action)  # held back, with the referee's reason
+        places = []
+        for key, spot in seen:
+            ok, png = cv2.imencode(".png", spot.view) if isinstance(spot.view, np.ndarray) else (False, None)
+            blob = self.live.store.put_blob(self.live.game_id, png.tobytes(), "image/png") if ok else None
+            places.append({"key": key, "at": [round(float(v), 1) for v in spot.center], "view": blob})
+        return self.propose(action, {"places": places})
+
+    def _restore(self) -> None:
+        """After a restart: each face's first view, where each pile and table card lies and the
+        action that gave its face, replayed from the log's applied actions and their evidence."""
+        numbers = [0]
+        for entry in self.live.entries:
+            if entry.get("kind") != "action":
+                continue
+            action = entry["action"]
+            for face in _faces_in(action):
+                if face.startswith("twinit:m") and face[8:].isdigit():
+                    numbers.append(int(face[8:]))
+            if entry.get("undone") or not entry["ruling"].get("applies"):
+                continue
+            if action.get("type") == "claim":
+                for loc in action.get("cards") or []:
+                    if isinstance(loc, Mapping) and "table" in loc:
+                        self.table_at.pop(int(loc["table"]), None)
+            for place in (entry.get("evidence") or {}).get("places") or []:
+                self._restore_place(entry, place)
+        self.next_label = max(numbers)
+        log.info(
+            "Twin It adapter restored: %d faces, %d piles, %d table cards",
+            len(self.labels),
+            len(self.pile_at),
+            len(self.table_at),
+        )
+
+    def _restore_place(self, entry: Mapping[str, Any], place: Mapping[str, Any]) -> None:
+        action = entry["action"]
+        kind, _, index = str(place.get("key", "")).partition(":")
+        if kind == "play":
+            key = ("table", int(entry["ruling"].get("details", {}).get("card", -1)))
+            face = action.get("face")
+        elif kind == "pile":
+            key = ("pile", int(index))
+            tops = action.get("tops") or []
+            face = tops[key[1]] if action["type"] == "deal" and key[1] < len(tops) else action.get("face")
+        elif kind == "table":
+            key = ("table", int(index))
+            faces = action.get("faces") or []
+            face = faces[key[1]] if action["type"] == "start" and key[1] < len(faces) else action.get("face")
+        else:
+            return
+        center = np.asarray(place.get("at", (0.0, 0.0)), dtype=np.float64)
+        (self.pile_at if key[0] == "pile" else self.table_at)[key[1]] = center
+        self.seq_of[key] = int(entry["seq"])
+        blob = self.live.store.blob(int(place["view"])) if place.get("view") is not None else None
+        view = cv2.imdecode(np.frombuffer(blob[1], np.uint8), cv2.IMREAD_COLOR) if blob else None
+        if view is None:
+            return
+        self.view_at[key] = view
+        if isinstance(face, str) and face not in self.labels:
+            self.labels[face] = self.matcher.signature(view)
+
     # -- the frame -----------------------------------------------------------------------------
     def observe(self, obs: TableObservation, frame: Any) -> None:
         mono = float(getattr(frame, "mono", obs.timestamp))
+        self._observed = time.monotonic()
         self._frame = frame
         self.zone = edge_zone(obs.width, obs.height, EDGE_FRACTION)
         self._note_views(obs, getattr(frame, "image", None))
@@ -275,7 +370,9 @@ class TwinItAdapter(GameAdapter):
             if old is not None and self.matcher.p_same(sig, self.matcher.signature(old)) >= self.sure:
                 continue  # not turned over yet
             new_face = self.label(snapshot[i].view)
-            result = self.propose({"type": "reveal", "card": card, "face": new_face})
+            result = self._propose_seen(
+                {"type": "reveal", "card": card, "face": new_face}, [(f"table:{card}", snapshot[i])]
+            )
             if result:
                 self.seq_of[("table", card)] = result[0]
                 self.view_at[("table", card)] = snapshot[i].view
@@ -287,7 +384,9 @@ class TwinItAdapter(GameAdapter):
             if i is None:
                 continue
             face = self.label(snapshot[i].view)
-            result = self.propose({"type": "reveal", "player": seat, "face": face})
+            result = self._propose_seen(
+                {"type": "reveal", "player": seat, "face": face}, [(f"pile:{seat}", snapshot[i])]
+            )
             if result:
                 self.seq_of[("pile", seat)] = result[0]
                 self.view_at[("pile", seat)] = snapshot[i].view
@@ -305,7 +404,10 @@ class TwinItAdapter(GameAdapter):
         total = self.expected_cards
         sizes = [total // n + (1 if i < total % n else 0) for i in range(n)]
         faces = [self.label(tops[i].view) for i in range(n)]
-        result = self.propose({"type": "deal", "piles": sizes, "first": 0, "tops": faces})
+        result = self._propose_seen(
+            {"type": "deal", "piles": sizes, "first": 0, "tops": faces},
+            [(f"pile:{i}", tops[i]) for i in range(n)],
+        )
         if result:
             for i in range(n):
                 self.pile_at[i] = tops[i].center
@@ -315,7 +417,7 @@ class TwinItAdapter(GameAdapter):
 
     def _play(self, spot: Spot, player: int) -> bool:
         face = self.label(spot.view)
-        result = self.propose({"type": "play", "player": player, "face": face})
+        result = self._propose_seen({"type": "play", "player": player, "face": face}, [("play", spot)])
         if result is None:
             return False
         seq, ruling = result
@@ -327,41 +429,84 @@ class TwinItAdapter(GameAdapter):
         return True
 
     # -- slaps -----------------------------------------------------------------------------------
+    def _signature_of(self, view: np.ndarray) -> Any:
+        cached = self._sigs.get(id(view))
+        if cached is not None and cached[0] is view:
+            return cached[1]
+        sig = self.matcher.signature(view)
+        self._remember_sig(view, sig)
+        return sig
+
+    def _remember_sig(self, view: np.ndarray, sig: Any) -> None:
+        self._sigs[id(view)] = (view, sig)
+        if len(self._sigs) > 2 * RECENT_VIEWS:
+            for key in list(self._sigs)[: len(self._sigs) - RECENT_VIEWS]:
+                del self._sigs[key]
+
+    def _prepare(self, spots: list[Spot]) -> None:
+        """Signatures of these cards' last clean views, in one batch, before they are needed."""
+        views = [self._latest_view(s) for s in spots]
+        todo = [v for v in views if not (id(v) in self._sigs and self._sigs[id(v)][0] is v)]
+        if todo:
+            for view, sig in zip(todo, self.matcher.signatures(todo), strict=True):
+                self._remember_sig(view, sig)
+
     def _watch_slap(self, obs: TableObservation, mono: float) -> None:
-        """Two cards hidden under hands together, and staying so, are a claim."""
+        """Cards hidden under hands together, and staying so, are a claim: at once (a few frames)
+        with two separate hands, after :data:`HOLD_S` with one."""
         snapshot = self.stable.snapshot
-        hidden = occluded_spots(obs, snapshot, 0.25 * self.stable.card_px) if obs.hands else {}
+        tol = 0.25 * self.stable.card_px
+        hidden = hidden_under_hands(obs, snapshot, tol) if obs.hands else {}
         if len(hidden) < 2:
             self._pending = None
             if not hidden:
                 self._claimed = None
             return
-        tol = 0.25 * self.stable.card_px
-        key = frozenset(
-            (round(snapshot[i].center[0] / tol), round(snapshot[i].center[1] / tol)) for i in hidden
-        )
+        tips = self._tips(obs)
+        tipped = tip_pair(tips, hidden, snapshot, self.stable.card_px)
+        places = [snapshot[i].center for i in (tipped or sorted(hidden))]
         seen = visible_spots(obs)
-        if self._pending is None or self._pending[0] != key or not same_layout(seen, self._pending_seen, tol):
-            self._pending = (key, mono)
+        if (
+            self._pending is None
+            or self._pending_two != (tipped is not None)
+            or not same_places(places, self._pending[0], tol)
+            or not same_layout(seen, self._pending_seen, tol)
+        ):
+            self._pending = (places, mono)
+            self._pending_two = tipped is not None
+            self._pending_frames = 0
             self._pending_seen = seen
+            self._prepare([snapshot[i] for i in hidden])
             return
-        if self._claimed is not None or mono - self._pending[1] < HOLD_S - 1e-6:
+        self._pending_frames += 1
+        if self._claimed is not None:
             return
-        self._claimed = key
-        pair = self._pick_pair(sorted(hidden), snapshot)
+        hold = TWO_HANDS_HOLD_S if tipped is not None else HOLD_S
+        if self._pending_frames < CONFIRM_FRAMES or mono - self._pending[1] < hold - 1e-6:
+            return
+        self._claimed = places
+        pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot)
         if pair is None:
             return
         spots = [snapshot[i] for i in pair]
         # the claimed cards leave the snapshot: carrying them away is not another claim
         self.stable.snapshot = [s for i, s in enumerate(snapshot) if i not in pair]
-        self._claim(spots, [hidden[i][1] for i in pair], self._pending[1])
+        # two cards picked among more by the arms' tips: a penalty from them is the table's call
+        by_tips = tipped is not None and len(hidden) > 2
+        self._claim(spots, [hidden[i][1] for i in pair], self._pending[1], sure_cards=not by_tips)
+
+    def _tips(self, obs: TableObservation) -> list[tuple[np.ndarray, str]]:
+        """Arm tips from the hands' mask; without one, each hand box's far end."""
+        if obs.hand_mask is not None:
+            return arm_tips(obs.hand_mask, self.stable.card_px)
+        return [(fingertip(h), str(h.seat)) for h in obs.hands]
 
     def _pick_pair(self, hidden: list[int], snapshot: list[Spot]) -> list[int] | None:
         """The two cards claimed: the only two hidden, or the only surely identical pair among
         more (arms cover cards on their way); otherwise held back as uncertain."""
         if len(hidden) == 2:
             return hidden
-        sigs = {i: self.matcher.signature(snapshot[i].view) for i in hidden}
+        sigs = {i: self._signature_of(self._latest_view(snapshot[i])) for i in hidden}
         sure = [
             [a, b]
             for k, a in enumerate(hidden)
@@ -401,7 +546,9 @@ class TwinItAdapter(GameAdapter):
         seat, index = loc["capture"]
         return state["captures"][seat][index][0]
 
-    def _claim(self, spots: list[Spot], seats: list[str], landed_mono: float) -> None:
+    def _claim(
+        self, spots: list[Spot], seats: list[str], landed_mono: float, sure_cards: bool = True
+    ) -> None:
         players = [self.player_at(s) for s in seats]
         if any(p is None for p in players):
             self.hold(
@@ -426,7 +573,7 @@ class TwinItAdapter(GameAdapter):
             return
         faces = [self._face_at(state, loc) for loc in locs]
         crops = [self._latest_view(s) for s in spots]
-        p_same = self.matcher.p_same(self.matcher.signature(crops[0]), self.matcher.signature(crops[1]))
+        p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
         name = self.live.game.players[players[0]]
         blob = self.live.store.put_blob(
@@ -437,12 +584,18 @@ class TwinItAdapter(GameAdapter):
             "p_same": round(p_same, 4),
             "seat": players[0],
             "landed_mono": landed_mono,
+            # where the time went: the deciding frame captured, its vision done, the ruling decided
+            "timing": {
+                "captured": round(float(getattr(self._frame, "mono", 0.0)), 4),
+                "observed": round(self._observed, 4),
+                "decided": round(time.monotonic(), 4),
+            },
         }
         labels_same = faces[0] is not None and faces[0] == faces[1]
         same_fix = self._amendments(locs, faces, same=True)
         diff_fix = self._amendments(locs, faces, same=False)
         self.latencies.append({"landed_mono": landed_mono})
-        if p_same >= self.sure or p_same < self.different_below:
+        if p_same >= self.sure or (p_same < self.different_below and sure_cards):
             same = p_same >= self.sure
             if same != labels_same:
                 for fix in same_fix if same else diff_fix:
@@ -558,7 +711,10 @@ class TwinItAdapter(GameAdapter):
         )
         faces: list[str | None] = [self.label(s.view) for s in ordered]
         faces += [None] * max(0, self.expected_cards - len(faces))
-        result = self.propose({"type": "start", "faces": faces[: self.expected_cards]})
+        result = self._propose_seen(
+            {"type": "start", "faces": faces[: self.expected_cards]},
+            [(f"table:{i}", spot) for i, spot in enumerate(ordered[: self.expected_cards])],
+        )
         if result is None:
             return
         for i, spot in enumerate(ordered[: self.expected_cards]):
@@ -702,6 +858,14 @@ class TwinItAdapter(GameAdapter):
             teams = self.live.game.config.options.get("teams")
             rows.append(row("Team mode", "Mode par équipes", str(teams or "alternate seats")))
         return rows
+
+
+def _faces_in(action: Mapping[str, Any]) -> list[str]:
+    """Every face label an action names."""
+    out = [action["face"]] if isinstance(action.get("face"), str) else []
+    for key in ("tops", "faces"):
+        out += [f for f in action.get(key) or [] if isinstance(f, str)]
+    return out
 
 
 def make_twinit_adapter(

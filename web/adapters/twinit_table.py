@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.observation import CardState, HandObservation, TableObservation, TrackedCard
@@ -152,6 +153,144 @@ def occluded_spots(obs: TableObservation, snapshot: list[Spot], tol: float) -> d
         if hand is not None:
             out[i] = (hand.hand_id, str(hand.seat))
     return out
+
+
+def on_the_mask(mask: np.ndarray | None, point: np.ndarray, radius: int = 3) -> bool:
+    """Whether a hand or arm lies on ``point`` (within ``radius`` pixels); ``True`` without a mask."""
+    if mask is None or not isinstance(mask, np.ndarray) or mask.ndim != 2:
+        return True
+    h, w = mask.shape
+    x, y = round(float(point[0])), round(float(point[1]))
+    if not (0 <= x < w and 0 <= y < h):
+        return False
+    return bool(mask[max(0, y - radius) : y + radius + 1, max(0, x - radius) : x + radius + 1].any())
+
+
+def hidden_under_hands(obs: TableObservation, snapshot: list[Spot], tol: float) -> dict[int, tuple[int, str]]:
+    """Snapshot spot -> (hand id, seat) for the cards no longer seen whose centre a hand or arm
+    covers: the hands' pixel mask when vision gives one (a box around two merged arms takes in
+    cards that lie between them, in plain sight of the table), else the hands' boxes."""
+    found = occluded_spots(obs, snapshot, tol)
+    return {i: v for i, v in found.items() if on_the_mask(obs.hand_mask, snapshot[i].center)}
+
+
+def _oriented(mask: np.ndarray, seat: str) -> np.ndarray:
+    """The mask turned so that ``seat``'s edge is the top row."""
+    return {"top": mask, "bottom": mask[::-1], "left": mask.T, "right": mask.T[::-1]}[seat]
+
+
+def _prominent_peaks(profile: np.ndarray, prominence: float) -> list[int]:
+    """Indices of the maxima of ``profile`` that stand at least ``prominence`` above the lowest
+    point between them and any higher part of the profile (both sides; the ends count as 0)."""
+    n = len(profile)
+    out = []
+    i = 0
+    while i < n:
+        if profile[i] <= 0:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and profile[j + 1] == profile[i]:
+            j += 1
+        left_ok = i == 0 or profile[i - 1] < profile[i]
+        right_ok = j == n - 1 or profile[j + 1] < profile[i]
+        if left_ok and right_ok:
+            top = profile[i]
+            low_left, k = top, i - 1
+            while k >= 0 and profile[k] <= top:
+                low_left = min(low_left, profile[k])
+                k -= 1
+            low_left = min(low_left, 0.0) if k < 0 else low_left
+            low_right, k = top, j + 1
+            while k < n and profile[k] <= top:
+                low_right = min(low_right, profile[k])
+                k += 1
+            low_right = min(low_right, 0.0) if k >= n else low_right
+            if top - max(low_left, low_right) >= prominence:
+                out.append((i + j) // 2)
+        i = j + 1
+    return out
+
+
+TIP_APART = 1.5
+"""Two arm tips at least this many cards apart are two hands."""
+TIP_REACH = 3.0
+"""A fingertip lies at most this many cards beyond the centre of the card its palm is on."""
+
+
+def arm_tips(mask: np.ndarray | None, card_px: float, step: int = 4) -> list[tuple[np.ndarray, str]]:
+    """Where each arm over the table ends (its fingertips, image pixels), with the seat it comes
+    from. Two arms that vision sees as one blob still show two tips: the blob's reach from its edge
+    has two peaks with a dip between them (a hand's own fingers dip far less than a card)."""
+    if mask is None or not isinstance(mask, np.ndarray) or mask.ndim != 2 or not mask.any():
+        return []
+    small = np.ascontiguousarray(mask[::step, ::step]).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
+    sh, sw = small.shape
+    tips: list[tuple[np.ndarray, str]] = []
+    for k in range(1, count):
+        x, y, w, h, _area = stats[k]
+        touches = {"top": y == 0, "bottom": y + h >= sh, "left": x == 0, "right": x + w >= sw}
+        blob = labels == k
+        edge_px = {
+            "top": int(blob[0].sum()),
+            "bottom": int(blob[-1].sum()),
+            "left": int(blob[:, 0].sum()),
+            "right": int(blob[:, -1].sum()),
+        }
+        seat = max((e for e in touches if touches[e]), key=lambda e: edge_px[e], default=None)
+        if seat is None:
+            continue
+        turned = _oriented(blob, seat)
+        rows = turned.shape[0]
+        has = turned.any(axis=0)
+        reach = np.where(has, rows - np.argmax(turned[::-1], axis=0), 0).astype(np.float64)
+        for col in _prominent_peaks(reach, 0.6 * card_px / step):
+            depth = reach[col] - 0.5
+            u, v = (col + 0.5) * step, depth * step
+            full_h, full_w = mask.shape
+            point = {
+                "top": (u, v),
+                "bottom": (u, full_h - v),
+                "left": (v, u),
+                "right": (full_w - v, u),
+            }[seat]
+            tips.append((np.array(point, dtype=np.float64), seat))
+    return tips
+
+
+def tip_pair(
+    tips: list[tuple[np.ndarray, str]],
+    hidden: dict[int, tuple[int, str]],
+    snapshot: list[Spot],
+    card_px: float,
+) -> list[int] | None:
+    """The two hidden cards two arm tips lie on: the card nearest each tip (a hand's palm lies on
+    its card, the fingers reach up to :data:`TIP_REACH` cards beyond), a different card for each
+    tip; ``None`` unless exactly two tips far enough apart to be two hands find cards."""
+    apart: list[tuple[np.ndarray, str]] = []
+    for tip, seat in tips:  # one hand's fingers make several tips close together: one counts
+        if all(float(np.linalg.norm(tip - other)) >= TIP_APART * card_px for other, _ in apart):
+            apart.append((tip, seat))
+    if len(apart) != 2:
+        return None
+    chosen: list[int] = []
+    for tip, _seat in apart:
+        best: tuple[float, int] | None = None
+        for i in hidden:
+            d = float(np.linalg.norm(snapshot[i].center - tip))
+            if d <= TIP_REACH * card_px and (best is None or d < best[0]):
+                best = (d, i)
+        if best is not None and best[1] not in chosen:
+            chosen.append(best[1])
+    return sorted(chosen) if len(chosen) == 2 else None
+
+
+def same_places(a: list[np.ndarray], b: list[np.ndarray], tol: float) -> bool:
+    """The same set of places (within ``tol`` pixels), in any order."""
+    if len(a) != len(b):
+        return False
+    return all(min(float(np.linalg.norm(p - q)) for q in b) <= tol for p in a)
 
 
 def fingertip(hand: HandObservation) -> np.ndarray:

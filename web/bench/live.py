@@ -5,7 +5,8 @@ from outside it (a separate server process, WebSocket and MJPEG clients).
   against the referee's ruling on the script's own actions (``missed``: no ruling nor question
   for it; ``spurious``: claims the script never made); latency runs from the first frame where
   both hands are down (truth) to the ruling (or the question to the table) reaching a WebSocket
-  client;
+  client; ``stages_ms``: where that time went (hands down -> the deciding frame captured,
+  -> its vision done, -> the ruling decided, -> received over the WebSocket);
 - coop_timer: the countdown's start on the server clock against the first frame of the spread;
 - stream: MJPEG frames per second received at 1280x720 by one viewer, the server's CPU cores
   meanwhile, then the same with 20 viewers;
@@ -263,14 +264,27 @@ def _score(
             if ev.get("answered"):
                 continue  # the table's answer to a question already counted
             events.append(
-                {"recv": recv, "landed": ev.get("landed_mono"), "verdict": msg["entry"]["ruling"]["verdict"]}
+                {
+                    "recv": recv,
+                    "landed": ev.get("landed_mono"),
+                    "verdict": msg["entry"]["ruling"]["verdict"],
+                    "timing": ev.get("timing"),
+                }
             )
         elif msg["type"] == "question":
             ev = msg["question"].get("evidence") or {}
-            events.append({"recv": recv, "landed": ev.get("landed_mono"), "verdict": "uncertain"})
+            events.append(
+                {
+                    "recv": recv,
+                    "landed": ev.get("landed_mono"),
+                    "verdict": "uncertain",
+                    "timing": ev.get("timing"),
+                }
+            )
     used: set[int] = set()
     total = correct = wrong = uncertain = missed = 0
     latencies: list[float] = []
+    stages: dict[str, list[float]] = {"detect": [], "vision": [], "adapter": [], "publish": []}
     starts: list[float] = []
     for run, frames_k in zip(truth, frames, strict=False):
         for claim in run["claims"]:
@@ -289,6 +303,12 @@ def _score(
             used.add(best)
             ev = events[best]
             latencies.append((ev["recv"] - down) * 1000.0)
+            timing = ev.get("timing")
+            if timing:  # hands down -> deciding frame captured -> vision done -> decided -> received
+                stages["detect"].append((timing["captured"] - down) * 1000.0)
+                stages["vision"].append((timing["observed"] - timing["captured"]) * 1000.0)
+                stages["adapter"].append((timing["decided"] - timing["observed"]) * 1000.0)
+                stages["publish"].append((ev["recv"] - timing["decided"]) * 1000.0)
             if ev["verdict"] == "uncertain":
                 uncertain += 1
             elif ev["verdict"] == claim["verdict"]:
@@ -309,6 +329,8 @@ def _score(
         "spurious": len(events) - len(used),
         "latency_ms_p50": rounded(median(latencies), 1) if latencies else None,
         "latency_ms_p95": rounded(percentile(latencies, 95), 1) if latencies else None,
+        "stages_ms_p50": {k: rounded(median(v), 1) for k, v in stages.items() if v},
+        "stages_ms_max": {k: rounded(max(v), 1) for k, v in stages.items() if v},
     }
     coop = {"runs": len(starts), "start_error_ms_max": rounded(max(starts), 1) if starts else None}
     return slaps, coop

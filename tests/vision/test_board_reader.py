@@ -139,6 +139,11 @@ def test_clipped_glare_is_read_by_the_pits_and_taken_for_no_hand() -> None:
     assert not reading.hand_over_board
     assert (reading.matrix[empty] == 0).mean() >= 0.8
     assert (reading.matrix[~near] == truth.pegs[~near]).all()
+    # Links: none invented, and every one between two pegs read is seen, in the glare too.
+    assert set(reading.links) <= set(truth.links)
+    both = [lk for lk in truth.links if read[lk[0], lk[1]] and read[lk[2], lk[3]]]
+    assert any(near[lk[0], lk[1]] for lk in both)
+    assert set(both) <= set(reading.links)
     assert ys.max() < image.shape[0] and xs.max() < image.shape[1]
 
 

@@ -801,6 +801,25 @@ class BoardReader:
         d_peg = np.linalg.norm(v - proto, axis=-1)
         d_board = np.linalg.norm(v, axis=-1)
         votes = (d_peg < d_board).sum(1)
+        clip = self._clipped[p[:, 0], p[:, 1]] | self._clipped[p[:, 2], p[:, 3]]
+        if clip.any():
+            # On a board clipped at white, a bridge is seen as its pegs are (see _clipped_holes):
+            # darker than the board without hue (black, grey), or leaning along its hue (red).
+            w = v[clip]
+            mean = w.mean(-1)
+            got = w - mean[..., None]
+            norm = np.linalg.norm(w, axis=-1)
+            lean = np.linalg.norm(got, axis=-1) / np.maximum(norm, 1e-6)
+            want = _chroma(self.prototypes[colour[clip]])[:, None, 3:]
+            cos = (got * want).sum(-1) / np.maximum(
+                np.linalg.norm(got, axis=-1) * np.linalg.norm(want, axis=-1), 1e-9
+            )
+            seen = np.where(
+                hue[clip][:, None],
+                (lean > CLIP_HUE) & (cos >= CLIP_COS) & (np.linalg.norm(got, axis=-1) >= CLIP_DARK),
+                (mean <= -CLIP_DARK) & (lean <= CLIP_HUE),
+            )
+            votes[clip] = np.maximum(votes[clip], seen.sum(1))
         k = len(LINK_T)
         hidden = covered[p[:, 0], p[:, 1]] | covered[p[:, 2], p[:, 3]]
         # The two holes beside the segment's middle: a hand there hides the bridge.

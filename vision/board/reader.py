@@ -107,6 +107,8 @@ CHANGE = 0.07
 """Change of a hole's log colour that sends it back to the classifier (incremental reads)."""
 UNSURE = 0.9
 """Below this confidence a hole is reported as uncertain."""
+BLOB_RING_MATCH = 0.05
+"""Beside holes that match nothing, a hole this close to its class (in outlier limits) is read."""
 LOCAL_SIGMA = 2.0
 """Spread (pitches) of the neighbourhood whose confident members set a hole's local prototypes."""
 LOCAL_PRIOR = 0.02
@@ -731,9 +733,10 @@ class BoardReader:
             big = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= MIN_HAND_CELLS)[0]
             blob = np.isin(lab, big[big > 0])
             if blob.any():
-                covered = covered | (
-                    cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & self.valid
-                )
+                ring = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~blob
+                # As beside occluded cells: a neighbour that matches its class very closely is read.
+                ring &= dmin >= BLOB_RING_MATCH
+                covered = covered | ((blob | ring) & self.valid)
         if covered.any() or self._suspect.any():
             # Beside a hand (fingers the colour of the board escape the cells' test), a hole must
             # match its class more closely.

@@ -20,7 +20,6 @@ import cv2
 import numpy as np
 
 from models.labels import SUITS, TRIO_COLOUR_NAMES
-from vision.render.faces_draw import ambiguous_upside_down, draw_shape
 
 FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -60,6 +59,46 @@ assert len(TRIO_BGR) == len(TRIO_COLOUR_NAMES)
 CARD_MM = {"themind": (56.0, 87.0), "trio": (65.0, 100.0), "lineit": (56.0, 87.0)}
 PX_PER_MM = 2.6
 """Faces are drawn small (about 146 x 226 px): camera crops are smaller still."""
+
+
+def _suit_outline(kind: str) -> np.ndarray:
+    """The (N, 2) outline of a suit symbol in unit coordinates (radius about 1, y down)."""
+    if kind == "heart":
+        t = np.linspace(0, 2 * np.pi, 60)
+        x = 16 * np.sin(t) ** 3
+        y = -(13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t))
+        return np.stack([x, y + 2.5], axis=1) / 16.5
+    if kind == "leaf":
+        t = np.linspace(0, np.pi, 30)
+        right = np.stack([0.55 * np.sin(t), -np.cos(t)], axis=1)
+        left = np.stack([-0.55 * np.sin(t[::-1]), -np.cos(t[::-1])], axis=1)
+        stem = np.array([[0.06, 1.0], [0.06, 1.18], [-0.06, 1.18], [-0.06, 1.0]])
+        return np.concatenate([right[:-1], stem, left[1:]]) * 0.88
+    if kind == "diamond":
+        return np.array([[0, -1.0], [0.65, 0], [0, 1.0], [-0.65, 0]], float)
+    if kind == "star":
+        t = -np.pi / 2 + np.arange(10) * np.pi / 5
+        r = np.where(np.arange(10) % 2 == 0, 1.0, 0.42)
+        return np.stack([r * np.cos(t), r * np.sin(t)], axis=1)
+    raise ValueError(f"suit {kind!r}: expected one of {SUITS}")
+
+
+def draw_suit(
+    img: np.ndarray, kind: str, cx: float, cy: float, size: float, colour: tuple[int, int, int]
+) -> None:
+    """Fill a suit symbol of radius ``size`` around (cx, cy), anti-aliased, at sub-pixel precision."""
+    pts = _suit_outline(kind) * size + (cx, cy)
+    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)
+
+
+def reads_otherwise_upside_down(number: int) -> bool:
+    """True when the number reads as another number turned 180 degrees (6 / 9, 68 / 89, ...)."""
+    turned_digit = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
+    s = str(number)
+    if any(ch not in turned_digit for ch in s):
+        return False
+    turned = "".join(turned_digit[ch] for ch in reversed(s))
+    return turned != s and not turned.startswith("0")
 
 
 def _jitter_colour(bgr: tuple[int, int, int], rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -239,7 +278,7 @@ def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
         disc = key_c if key is not None else _any_colour(rng) * 0.6
         shape_r = rng.uniform(0.3, 0.45) * w
         if suit is not None and rng.random() < 0.4:
-            draw_shape(img, suit, w / 2, h / 2, shape_r * 1.3, 0, _tuple(disc))
+            draw_suit(img, suit, w / 2, h / 2, shape_r * 1.3, _tuple(disc))
         elif rng.random() < 0.5:
             cv2.circle(img, (w // 2, h // 2), round(shape_r), _tuple(disc), -1, cv2.LINE_AA)
         else:
@@ -249,7 +288,7 @@ def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
         tone = paper + (key_c - paper) * (
             rng.uniform(0.2, 0.4) if scheme != "dark" else rng.uniform(0.3, 0.6)
         )
-        draw_shape(img, suit, w / 2, h / 2, rng.uniform(0.3, 0.45) * w * 1.3, 0, _tuple(tone))
+        draw_suit(img, suit, w / 2, h / 2, rng.uniform(0.3, 0.45) * w * 1.3, _tuple(tone))
     if bet:
         gold = _any_colour(rng)
         if rng.random() < 0.6:
@@ -259,7 +298,7 @@ def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
     # The number.
     font = FONTS[int(rng.integers(len(FONTS)))] | (cv2.FONT_ITALIC if rng.random() < 0.25 else 0)
     weight = rng.uniform(0.05, 0.17)
-    under = ambiguous_upside_down(number) if number else False
+    under = reads_otherwise_upside_down(number) if number else False
     under = under and rng.random() < 0.9
     outline = shadow = None
     if rng.random() < 0.15:
@@ -306,7 +345,7 @@ def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
             if both:
                 _put(im, text, w - cx0, cy0, ch, 12 * ppm, font, weight, corner_ink, under)
             if symbol:
-                draw_shape(im, suit, cx0, cy0 + ch * 1.45, ch * 0.6, 0, _tuple(key_c))
+                draw_suit(im, suit, cx0, cy0 + ch * 1.45, ch * 0.6, _tuple(key_c))
 
         corner(img)
         flipped = np.ascontiguousarray(img[::-1, ::-1])

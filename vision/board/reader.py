@@ -431,7 +431,11 @@ class BoardReader:
             # However washed out, an empty hole's centre is darker than its ring (a piece's is
             # not: a flat or highlighted centre is a piece, or something lying on the board).
             flat = v[..., :3].mean(-1) - v[..., 3:].mean(-1) > -CLIP_PIT
-            dmin = np.where((label == 0) & flat, np.maximum(dmin, 1.0), dmin)
+        else:
+            # An empty intersection shows its lines: darker than the board at the crossing (glare
+            # that washes them out hides a white stone as well).
+            flat = v[..., :3].mean(-1) > -CLIP_PIT
+        dmin = np.where((label == 0) & flat, np.maximum(dmin, 1.0), dmin)
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
     def _classify_lit(

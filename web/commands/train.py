@@ -112,7 +112,8 @@ def reader_decks(config: str) -> tuple[list, list, str]:
         " 25% of training crops in grey or with swapped channels (colour target ignored); calibration"
         f" on fresh crops of the training styles and of varied decks seeds {READER_VARIED_VAL} (styles"
         f" never trained on); bench on the held-out styles {rd.NUMBER_BENCH_STYLES}. Every crop through"
-        " camera_crop, then a random quarter turn; read as given and turned 180 degrees, logits averaged"
+        " camera_crop, then a random quarter turn; read as given and turned 180 degrees, logits averaged;"
+        " Trio's colour follows from the number read (one colour per value)"
     )
     return train, val, recipe
 

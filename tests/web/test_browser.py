@@ -124,10 +124,27 @@ def test_the_dashboard_in_chromium(served) -> None:
             # undo from the page
             page.click("#undo-btn")
             expect(page.locator("#log li.undone")).to_have_count(1)
+            # what the camera cannot see is entered in a form: judged, logged, told in a toast
+            expect(page.locator("#manual-box")).to_be_visible()
+            page.select_option("#manual-type", label="End the turn")
+            page.select_option("#manual-fields select[name=player]", label="Ben")
+            shown = page.locator("#log li").count()
+            page.click("#manual-ok")
+            expect(page.locator("#toast")).to_be_visible()
+            expect(page.locator("#log li")).to_have_count(shown + 1)
+            last = ctx.live.entries[-1]
+            assert last["origin"] == "table" and last["action"] == {"type": "end_turn", "player": 1}
+            # a bad value is refused with the reason, and changes nothing
+            page.select_option("#manual-type", label="Play a card from the hand")
+            page.fill("#manual-fields input[name=card]", "999:nothing")
+            page.click("#manual-ok")
+            expect(page.locator("#toast")).to_contain_text("Error")
+            expect(page.locator("#log li")).to_have_count(shown + 1)
             # French
             page.click("#lang-btn")
             expect(page.locator("#undo-btn")).to_have_text("Annuler la dernière action")
-            expect(page.locator("#ruling .verdict")).to_have_text("Valide")
+            french = {"valid": "Valide", "invalid": "Refusé"}[last["ruling"]["verdict"]]
+            expect(page.locator("#ruling .verdict")).to_have_text(french)
             # a countdown: big, and a sound when it ends
             ctx.live.start_timer("coop", 1.5, "vision")
             expect(page.locator("#timer-box")).to_be_visible()

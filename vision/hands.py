@@ -85,13 +85,13 @@ class HandResult:
     """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
 
 
-PATCH_SCALE = 0.5
-"""Scale of the grey copies the hands' motion over cards is measured on."""
+PATCH_SCALE = 0.25
+"""Scale of the copies the hands' motion over cards is measured on."""
 
 
 @dataclass(frozen=True)
 class _Patch:
-    """A half-resolution copy of the region around a covered card, and which of its pixels are
+    """A small copy (``PATCH_SCALE``) of the region around a covered card, and which of its pixels are
     the hand's (only the hand is followed, not the still table around it)."""
 
     image: np.ndarray
@@ -136,23 +136,22 @@ def make_patch(frame: np.ndarray, box: tuple[int, int, int, int], hand: np.ndarr
     return _Patch(image, mask, x0, y0)
 
 
-def _best_shift(area: np.ndarray, image: np.ndarray, mask: np.ndarray) -> tuple[int, int, float]:
-    """Where ``image`` (its ``mask`` pixels) fits best in ``area``: x, y, summed squared difference."""
-    res = cv2.matchTemplate(area, image, cv2.TM_SQDIFF, mask=cv2.merge([mask] * 3))
-    best, _, (bx, by), _ = cv2.minMaxLoc(res)
-    return int(bx), int(by), float(best)
+def _vertex(left: float, mid: float, right: float) -> float:
+    """Offset (-0.5..0.5) of the lowest point of the parabola through three samples."""
+    den = left - 2.0 * mid + right
+    return 0.0 if den <= 1e-9 else float(np.clip(0.5 * (left - right) / den, -0.5, 0.5))
 
 
 def patch_motion(
     patch: _Patch, frame: np.ndarray, quad: np.ndarray, search: float
 ) -> tuple[np.ndarray, float] | None:
     """Where the hand in ``patch`` went in ``frame``: (full-resolution shift, RMS colour
-    difference of its pixels there), looked for ``search`` card diagonals around, coarse to fine
-    (a quarter-resolution search, then 2 px around its best at half resolution); None when the
-    patch holds too little hand or the region left the frame."""
+    difference of its pixels there), looked for ``search`` card diagonals around (the best fit,
+    to a fraction of a pixel); None when the patch holds too little hand or the region left the
+    frame."""
     ph, pw = patch.image.shape[:2]
     n = float(patch.mask.sum())
-    if ph < 8 or pw < 8 or n < 0.1 * ph * pw:
+    if ph < 4 or pw < 4 or n < 0.1 * ph * pw:
         return None
     q = np.asarray(quad, np.float32)
     reach = search * float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
@@ -166,20 +165,14 @@ def patch_motion(
     area = _half(frame, box)
     if area.shape[0] < ph or area.shape[1] < pw:
         return None
-    # Coarse: both at a further half.
-    half = (pw // 2, ph // 2)
-    cx, cy, _ = _best_shift(
-        cv2.resize(area, (area.shape[1] // 2, area.shape[0] // 2), interpolation=cv2.INTER_AREA),
-        cv2.resize(patch.image, half, interpolation=cv2.INTER_AREA),
-        cv2.resize(patch.mask, half, interpolation=cv2.INTER_AREA),
+    res = cv2.matchTemplate(area, patch.image, cv2.TM_SQDIFF, mask=cv2.merge([patch.mask] * 3))
+    best, _, (bx, by), _ = cv2.minMaxLoc(res)
+    rh, rw = res.shape
+    fx = _vertex(res[by, bx - 1], best, res[by, bx + 1]) if 0 < bx < rw - 1 else 0.0
+    fy = _vertex(res[by - 1, bx], best, res[by + 1, bx]) if 0 < by < rh - 1 else 0.0
+    shift = np.float32(
+        [box[0] + (bx + fx) / PATCH_SCALE - patch.x0, box[1] + (by + fy) / PATCH_SCALE - patch.y0]
     )
-    # Fine: 2 px around it.
-    r = 2
-    x0, y0 = max(0, 2 * cx - r), max(0, 2 * cy - r)
-    x1, y1 = min(area.shape[1], 2 * cx + pw + r), min(area.shape[0], 2 * cy + ph + r)
-    fx, fy, best = _best_shift(area[y0:y1, x0:x1], patch.image, patch.mask)
-    bx, by = x0 + fx, y0 + fy
-    shift = np.float32([box[0] + bx / PATCH_SCALE - patch.x0, box[1] + by / PATCH_SCALE - patch.y0])
     return shift, float(np.sqrt(max(0.0, best) / (3.0 * n)))
 
 

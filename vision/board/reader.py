@@ -310,6 +310,9 @@ class BoardReader:
         k = np.clip(-(hue * own).sum(-1) / np.maximum((own * own).sum(-1), 1e-9), 0.0, 1.0)
         leftover = np.linalg.norm(hue + k[..., None] * own, axis=-1)
         glare = (bright > 0.02) & (bright < 0.8) & (leftover < GLARE_HUE) & (k > 0.1)
+        # A cell clipped at white may even look darker than a smooth model that runs past white.
+        white = (np.exp(cell_log) - 8.0).min(-1) >= CLIP_LEVEL
+        glare |= white & (leftover < GLARE_HUE) & (k > 0.1)
         occluded &= ~glare
         occluded &= ~self.printed
         if occluded.any():

@@ -38,6 +38,7 @@ from web.adapters.twinit_table import (
     same_layout,
     same_places,
     tip_pair,
+    touches_a_hand,
     under_a_hand,
     visible_spots,
 )
@@ -52,8 +53,8 @@ Compare = Callable[[np.ndarray, np.ndarray], float]
 HOLD_S = 0.45
 """One hand (or two arms vision sees as one) must stay on the same cards, and every other card
 stay put, this long to make a claim (an arm carrying a card never holds still that long)."""
-TWO_HANDS_HOLD_S = 0.15
-CONFIRM_FRAMES = 2
+TWO_HANDS_HOLD_S = 0.1
+CONFIRM_FRAMES = 1
 """Two separate hands on the cards are a slap's own sign (a card is carried with one hand): the
 claim is judged once the same cards have stayed hidden this long and over this many frames
 after the first (one frame can show a hand passing)."""
@@ -150,6 +151,8 @@ class TwinItAdapter(GameAdapter):
         """id(view) -> (view, signature): the last clean views' signatures, made while the hands
         come down so that the slap's comparison needs only the pair head."""
         self._spread_first: float | None = None
+        self._spread_counts: list[tuple[float, int]] = []
+        """(mono, cards seen) of each frame since the spread began."""
         self._stack_at: float | None = None
         self._stack_from: float | None = None
         self._stack_shown = False
@@ -299,7 +302,8 @@ class TwinItAdapter(GameAdapter):
             return
         tol = 0.25 * self.stable.card_px
         for spot in fresh_views(visible_spots(obs), image, obs):
-            if under_a_hand(obs, spot.center) is not None:
+            # a hand only over a corner already spoils the view: keep the older clean one
+            if under_a_hand(obs, spot.center) is not None or touches_a_hand(obs.hand_mask, spot.quad):
                 continue
             i = nearest(self.recent, spot.center, tol)
             if i is None:
@@ -675,17 +679,28 @@ class TwinItAdapter(GameAdapter):
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
         if count < need or not self._stack_recent(mono):
             self._spread_first = None
+            self._spread_counts = []
             return False
         if self._spread_first is None:
             self._spread_first = mono
+        self._spread_counts.append((mono, count))
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if snapshot is None or len(snapshot) < need:
             return True
         hook, self.on_spread = self.on_spread, None
         assert hook is not None
-        rested = self.stable.since if self.stable.since is not None else self._spread_first
-        hook(len(snapshot), rested, obs, self._frame)
+        hook(len(snapshot), self._spread_done(), obs, self._frame)
         return True
+
+    def _spread_done(self) -> float | None:
+        """When the spread's last card came down: the first frame that showed (all but one of)
+        the most cards the spread showed. The table may not be still again for long (hands
+        reach for the cards at once), so this does not wait for a still layout; that layout's
+        first frame is the fallback."""
+        if not self._spread_counts:
+            return self.stable.since if self.stable.since is not None else self._spread_first
+        most = max(n for _, n in self._spread_counts)
+        return next(m for m, n in self._spread_counts if n >= most - 1)
 
     def _stack_recent(self, mono: float) -> bool:
         return self._stack_at is not None and mono - self._stack_at <= STACK_MEMORY_S
@@ -697,6 +712,9 @@ class TwinItAdapter(GameAdapter):
             self._spread_first = mono
         elif count < need and self.spread_hint is None:
             self._spread_first = None
+            self._spread_counts = []
+        if count >= need and self.spread_hint is None:
+            self._spread_counts.append((mono, count))
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if snapshot is None and self.spread_snapshot is not None:
             # handed over at rest: hands may reach for the cards before the table is still again
@@ -705,7 +723,7 @@ class TwinItAdapter(GameAdapter):
             return
         if self.spread_hint is None and not self._stack_recent(mono):
             return
-        first = self.spread_hint if self.spread_hint is not None else self.stable.since
+        first = self.spread_hint if self.spread_hint is not None else self._spread_done()
         ordered = sorted(
             snapshot, key=lambda s: (round(s.center[1] / max(1.0, self.stable.card_px)), s.center[0])
         )

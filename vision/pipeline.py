@@ -60,6 +60,9 @@ class PipelineConfig:
     """The table's colours are learned again every this many processed frames."""
     revealed_novel: float = 0.05
     """A hidden card's place with at most this fraction to search is as it was."""
+    speck_pixels: int = 4
+    """A change of fewer gate pixels than this, none differing twice ``gate_threshold``, is not
+    searched."""
     hand_margin: int = 2
     """Pixels of the gate's copy around a hand not searched while the hand is there (its shadow
     and blurred edge change every frame; no card is found there)."""
@@ -269,7 +272,15 @@ class TablePipeline:
         if acc is None or acc.shape != small.shape:
             self._accounted = small.copy()
             return None
-        _, todo = cv2.threshold(cv2.absdiff(small, acc), self.cfg.gate_threshold, 255, cv2.THRESH_BINARY)
+        diff = cv2.absdiff(small, acc)
+        _, todo = cv2.threshold(diff, self.cfg.gate_threshold, 255, cv2.THRESH_BINARY)
+        # Specks (a few pixels, faint: noise, the fringe of a hand's soft shadow) are no card.
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(todo, connectivity=8)
+        if n > 1:
+            strong = np.unique(labels[diff >= 2 * self.cfg.gate_threshold])
+            keep = (stats[:, cv2.CC_STAT_AREA] >= self.cfg.speck_pixels) | np.isin(np.arange(n), strong)
+            keep[0] = False
+            todo = np.where(keep[labels], np.uint8(255), np.uint8(0))
         if zone is None:
             self._accounted = small.copy()
             return todo

@@ -243,3 +243,34 @@ def test_a_restarted_adapter_finds_the_table_it_left(tmp_path: Path) -> None:
         {"pile": 1},
         {"pile": 0},
     ]
+
+
+def claims(live) -> int:
+    return sum(1 for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim")
+
+
+def test_two_hands_are_judged_on_the_next_frame_one_arm_waits(tmp_path: Path) -> None:
+    from vision.observation import HandObservation, Seat
+
+    live, _ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    hands = [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])]
+    table.show([cards[0], *covered], hands)  # the hands land
+    assert claims(live) == 0
+    table.show([cards[0], *covered], hands)  # one frame later (0.1 s): judged
+    assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
+    for _ in range(6):
+        table.show([cards[0], *covered], hands)
+    table.show(cards)
+    assert claims(live) == 1  # still one claim for one slap
+
+    # one arm over the same two cards (a single hand box from the bottom edge): held 0.45 s
+    live2, _ad2, table2 = pile_game(tmp_path / "one")
+    arm = HandObservation(7, Seat("bottom"), (2, 3), (600, 0, 80, 720))
+    for k in range(4):
+        table2.show([cards[0], *covered], [arm])
+        assert claims(live2) == 0, k
+    table2.show([cards[0], *covered], [arm])
+    table2.show([cards[0], *covered], [arm])
+    assert claims(live2) == 1

@@ -55,9 +55,12 @@ HOLD_S = 0.45
 stay put, this long to make a claim (an arm carrying a card never holds still that long)."""
 TWO_HANDS_HOLD_S = 0.1
 CONFIRM_FRAMES = 1
+ARRIVAL_S = 0.8
 """Two separate hands on the cards are a slap's own sign (a card is carried with one hand): the
 claim is judged once the same cards have stayed hidden this long and over this many frames
-after the first (one frame can show a hand passing)."""
+after the first (one frame can show a hand passing). Only hands that came onto the table at
+most :data:`ARRIVAL_S` before count so (a slap lands at once; two hands sweeping the cards
+together have been over the table for a while)."""
 EDGE_FRACTION = 0.22
 """A card centred within this fraction of an image edge lies in that player's area."""
 SPREAD_MIN_CARDS = 6
@@ -145,6 +148,8 @@ class TwinItAdapter(GameAdapter):
         """The places hidden under hands, and when they were first hidden together."""
         self._pending_frames = 0
         self._pending_two = False
+        self._hands_since: float | None = None
+        """When hands came onto the table (``None`` while there are none)."""
         self._pending_seen: list[Spot] = []
         self._claimed: list[np.ndarray] | None = None
         self._sigs: dict[int, tuple[np.ndarray, Any]] = {}
@@ -460,6 +465,10 @@ class TwinItAdapter(GameAdapter):
         with two separate hands, after :data:`HOLD_S` with one."""
         snapshot = self.stable.snapshot
         tol = 0.25 * self.stable.card_px
+        if not obs.hands:
+            self._hands_since = None
+        elif self._hands_since is None:
+            self._hands_since = mono
         hidden = hidden_under_hands(obs, snapshot, tol) if obs.hands else {}
         if len(hidden) < 2:
             self._pending = None
@@ -468,6 +477,8 @@ class TwinItAdapter(GameAdapter):
             return
         tips = self._tips(obs)
         tipped = tip_pair(tips, hidden, snapshot, self.stable.card_px)
+        if tipped is not None and self._hands_since is not None and mono - self._hands_since > ARRIVAL_S:
+            tipped = None
         places = [snapshot[i].center for i in (tipped or sorted(hidden))]
         seen = visible_spots(obs)
         if (

@@ -109,6 +109,16 @@ UNSURE = 0.9
 """Below this confidence a hole is reported as uncertain."""
 BLOB_RING_MATCH = 0.05
 """Beside holes that match nothing, a hole this close to its class (in outlier limits) is read."""
+SHADOW_CHECK = True
+SHADOW_FIT = 0.5
+"""A hole under occluded cells this close to a class (judged against those cells) shows itself ..."""
+SHADOW_SHARE = 0.5
+"""... and in a group of occluded cells where this share of the holes do, such cells are light or
+shadow, not a hand ..."""
+SHADOW_CELL = 3
+"""How many of a cell's four holes must show themselves for it to be lifted."""
+SHADOW_HOLES = 4
+"""... if it has at least this many holes inside it."""
 LOCAL_SIGMA = 2.0
 """Spread (pitches) of the neighbourhood whose confident members set a hole's local prototypes."""
 LOCAL_PRIOR = 0.02
@@ -275,9 +285,10 @@ class BoardReader:
         return _Features(hole_log, cell_log, image)
 
     def _board_model(
-        self, cell_log: np.ndarray, hand_cells: np.ndarray | None
+        self, cell_log: np.ndarray, hand_cells: np.ndarray | None, not_hand: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(board log colour at each hole (N, N, 3), occluded cells (N+1, N+1) bool)."""
+        """(board log colour at each hole (N, N, 3), occluded cells (N+1, N+1) bool). Cells in
+        ``not_hand`` are known to be bare board (a shadow, light) however they look."""
         n = self.spec.size
         y = cell_log.reshape(-1, 3).astype(np.float64)
         use = ~self.printed.ravel()
@@ -325,6 +336,8 @@ class BoardReader:
             self._suspect = lone[:-1, :-1] | lone[:-1, 1:] | lone[1:, :-1] | lone[1:, 1:]
         else:
             self._suspect = np.zeros((n, n), bool)
+        if not_hand is not None:
+            occluded &= ~not_hand
         if hand_cells is not None:
             occluded |= hand_cells
         # Each hole's board colour: the model plus the median residual of its clean cells.
@@ -485,6 +498,35 @@ class BoardReader:
                     a[lit] = sub
         return label, conf, dmin
 
+    def _not_hands(self, f: _Features, occluded: np.ndarray, hand_cells: np.ndarray | None) -> np.ndarray:
+        """Occluded cells that are no hand: a hard shadow's or a coloured light's edge changes the
+        board's hue as a hand does, but a hand hides the holes under it. Judged against the cells
+        themselves, a cell whose four holes all match a class closely (pits showing, pegs in
+        their colours), in a group where at least ``SHADOW_SHARE`` of the holes do, is bare
+        board."""
+        none = np.zeros_like(occluded)
+        if not occluded.any() or not SHADOW_CHECK:
+            return none
+        board, _occ = self._board_model(f.cell_log, None, occluded)
+        v = self._ratio(f.hole_log, board)
+        _label, conf, dmin = self._classify(v, self.spec.prototypes())
+        good = ((conf > 0.95) & (dmin < SHADOW_FIT)) | ~self.valid
+        # A cell's four holes (the outer ring of cells has two, or one at a corner).
+        pad = np.pad(good, 1, constant_values=True).astype(int)
+        cell_ok = pad[:-1, :-1] + pad[:-1, 1:] + pad[1:, :-1] + pad[1:, 1:] >= SHADOW_CELL
+        k, lab, _stats, _ = cv2.connectedComponentsWithStats(occluded.astype(np.uint8), connectivity=8)
+        out = none.copy()
+        for c in range(1, k):
+            comp = lab == c
+            if hand_cells is not None and (comp & hand_cells).any():
+                continue
+            inner = comp[:-1, :-1] & comp[:-1, 1:] & comp[1:, :-1] & comp[1:, 1:] & self.valid
+            if inner.sum() >= SHADOW_HOLES and good[inner].mean() >= SHADOW_SHARE:
+                out |= comp & cell_ok
+        if out.any():
+            log.debug("board reader: %d occluded cells are light or shadow, not a hand", int(out.sum()))
+        return out
+
     def _pit_lift(self, hole_log: np.ndarray, board: np.ndarray, empty: np.ndarray) -> np.ndarray:
         """(N, N) light added on top of each hole (linear units), measured by the empty holes'
         pits: light that multiplies keeps a pit's ratio to its board, light that adds (a lamp,
@@ -615,7 +657,11 @@ class BoardReader:
         """A full read of every hole and link; also resets the incremental state."""
         t0 = time.perf_counter()
         f = self._features(image)
-        board, occluded = self._board_model(f.cell_log, self._hand_cells(hand_mask))
+        hand_cells = self._hand_cells(hand_mask)
+        board, occluded = self._board_model(f.cell_log, hand_cells)
+        lifted = self._not_hands(f, occluded, hand_cells)
+        if lifted.any():
+            board, occluded = self._board_model(f.cell_log, hand_cells, lifted)
         v = self._ratio(f.hole_log, board)
         self.prototypes = self.spec.prototypes()
         self._adapted[:] = False

@@ -55,7 +55,7 @@ class HandConfig:
     """The hand's motion over a card is measured on the card grown by this many diagonals a side."""
     patch_search: float = 1.0
     """... searched this many card diagonals around (the most a hand moves between two frames)."""
-    patch_max_rms: float = 30.0
+    patch_max_rms: float = 40.0
     """Largest RMS colour difference (0..255) of the hand's pixels at a trusted motion measurement."""
 
 
@@ -237,6 +237,7 @@ class HandTracker:
         self._size: tuple[int, int] = (0, 0)
         self._patches: dict[int, _Patch] = {}
         self._phase: dict[int, str] = {}
+        self._last_shift: dict[int, np.ndarray] = {}
         """Covered card -> "landing" (the hand over it has not rested yet), "rest", "carry"
         (moving with the hand), "placed" (put down: stays, whatever the hand does next)."""
 
@@ -245,6 +246,7 @@ class HandTracker:
         self._hands = []
         self._patches = {}
         self._phase = {}
+        self._last_shift = {}
 
     @property
     def memory(self) -> np.ndarray | None:
@@ -407,8 +409,12 @@ class HandTracker:
             quad = card_quads[tid]
             found = patch_motion(patch, frame, quad, cfg.patch_search)
             if found is None or found[1] > cfg.patch_max_rms:
+                if phase == "carry" and tid in self._last_shift:
+                    # Blurred or turned too much to match: the hand keeps its pace.
+                    out[tid] = (quad + self._last_shift[tid]).astype(np.float32)
                 continue
             shift, rms = found
+            self._last_shift[tid] = shift
             log.debug("card %d: hand moved %s (rms %.1f), %s", tid, shift.round(1).tolist(), rms, phase)
             moving = float(np.linalg.norm(shift)) >= cfg.carry_start * quad_diagonal_len(quad)
             if phase in ("landing", "rest"):
@@ -434,6 +440,7 @@ class HandTracker:
                 patches[tid] = make_patch(frame, box, hand_mask, self._scale)
         self._patches = patches
         self._phase = {t: p for t, p in self._phase.items() if t in covered}
+        self._last_shift = {t: v for t, v in self._last_shift.items() if t in covered}
 
     def set_covers(
         self, covers: dict[int, tuple[int, ...]], seen: set[int] | frozenset[int] = frozenset()
@@ -446,6 +453,7 @@ class HandTracker:
         for tid in seen:
             self._patches.pop(tid, None)
             self._phase.pop(tid, None)
+            self._last_shift.pop(tid, None)
 
     def _match(self, blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]]) -> list[_Hand]:
         """Give each blob the id of the previous hand it overlaps most (same seat), else a new id."""

@@ -163,3 +163,20 @@ def test_dark_pegs_lifted_by_added_light_are_read_never_misread() -> None:
     assert black.sum() >= 6
     assert (reading.matrix[black] == 2).mean() >= 0.5
     assert (reading.matrix == truth.pegs)[spec.valid_mask()].mean() >= 0.98
+
+
+def test_a_hard_tinted_shadow_is_no_hand() -> None:
+    spec = BoardSpec.twixt()
+    truth, clear, _ = _twixt(9, 120)
+    loc = find_board(clear.image, 24, valid=spec.valid_mask())
+    # A window frame's shadow: a hard-edged band across the board, darker and bluer (sky light).
+    image = clear.image.astype(np.float32)
+    holes = clear.holes_px()
+    top, bottom = holes[8, 0, 1], holes[14, 0, 1]
+    band = (np.arange(image.shape[0]) >= top) & (np.arange(image.shape[0]) < bottom)
+    image[band] *= np.array([0.8, 0.65, 0.55], np.float32)
+    reading = BoardReader(spec, loc).read(image.astype(np.uint8))
+    read = reading.matrix >= 0
+    assert (reading.matrix[read] == truth.pegs[read]).all()
+    # The band is a quarter of the board: once taken for a hand, two thirds of the holes were left.
+    assert (reading.matrix == truth.pegs)[spec.valid_mask()].mean() >= 0.8

@@ -51,7 +51,7 @@ class HandConfig:
     rested on the card takes the card with it; when it rests again, it has put the card down."""
     carry_cover: float = 0.3
     """A carried card at least this much under a hand stays covered by it."""
-    patch_grow: float = 0.6
+    patch_grow: float = 0.2
     """The hand's motion over a card is measured on the card grown by this many diagonals a side."""
     patch_search: float = 1.0
     """... searched this many card diagonals around (the most a hand moves between two frames)."""

@@ -38,7 +38,6 @@ from web.adapters.twinit_table import (
     same_layout,
     same_places,
     tip_pair,
-    touches_a_hand,
     under_a_hand,
     visible_spots,
 )
@@ -307,8 +306,9 @@ class TwinItAdapter(GameAdapter):
             return
         tol = 0.25 * self.stable.card_px
         for spot in fresh_views(visible_spots(obs), image, obs):
-            # a hand only over a corner already spoils the view: keep the older clean one
-            if under_a_hand(obs, spot.center) is not None or touches_a_hand(obs.hand_mask, spot.quad):
+            # (a view with a finger over a corner is kept: an older view may show another card,
+            # a pile's top taken while the hand was still there)
+            if under_a_hand(obs, spot.center) is not None:
                 continue
             i = nearest(self.recent, spot.center, tol)
             if i is None:

@@ -166,17 +166,6 @@ def on_the_mask(mask: np.ndarray | None, point: np.ndarray, radius: int = 3) -> 
     return bool(mask[max(0, y - radius) : y + radius + 1, max(0, x - radius) : x + radius + 1].any())
 
 
-def touches_a_hand(mask: np.ndarray | None, quad: np.ndarray, margin: int = 4) -> bool:
-    """Whether the hands' mask reaches the box around ``quad`` (``False`` without a mask)."""
-    if mask is None or not isinstance(mask, np.ndarray) or mask.ndim != 2:
-        return False
-    q = np.asarray(quad, dtype=np.float64).reshape(-1, 2)
-    h, w = mask.shape
-    x0, y0 = (max(0, int(v) - margin) for v in q.min(axis=0))
-    x1, y1 = int(q[:, 0].max()) + margin + 1, int(q[:, 1].max()) + margin + 1
-    return bool(mask[y0 : min(h, y1), x0 : min(w, x1)].any())
-
-
 def hidden_under_hands(obs: TableObservation, snapshot: list[Spot], tol: float) -> dict[int, tuple[int, str]]:
     """Snapshot spot -> (hand id, seat) for the cards no longer seen whose centre a hand or arm
     covers: the hands' pixel mask when vision gives one (a box around two merged arms takes in

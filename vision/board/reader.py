@@ -322,7 +322,7 @@ class BoardReader:
         leftover = np.linalg.norm(hue + k[..., None] * own, axis=-1)
         glare = (bright > 0.02) & (bright < 0.8) & (leftover < GLARE_HUE) & (k > 0.1)
         # A cell clipped at white may even look darker than a smooth model that runs past white.
-        white = (np.exp(cell_log) - 8.0).min(-1) >= CLIP_LEVEL
+        white = cell_log.min(-1) >= np.log(CLIP_LEVEL + 8.0)
         glare |= white & (leftover < GLARE_HUE) & (k > 0.1)
         occluded &= ~glare
         occluded &= ~self.printed
@@ -356,7 +356,7 @@ class BoardReader:
         # Only clear glare may fade a piece's colour (a faded red matches a printed red line).
         self._faded = local.mean(-1) > GLARE_FADE
         # Where the board itself is clipped at white, glare's true strength is unknown.
-        self._clipped = (np.exp(board) - 8.0).min(-1) >= CLIP_LEVEL
+        self._clipped = board.min(-1) >= np.log(CLIP_LEVEL + 8.0)
         return board, occluded
 
     def _ratio(self, hole_log: np.ndarray, board: np.ndarray, glare: np.ndarray | None = None) -> np.ndarray:

@@ -35,6 +35,7 @@ from web.adapters.twinit_table import (
     fresh_views,
     hidden_under_hands,
     nearest,
+    on_the_mask,
     same_layout,
     same_places,
     tip_pair,
@@ -308,8 +309,8 @@ class TwinItAdapter(GameAdapter):
         for spot in fresh_views(visible_spots(obs), image, obs):
             # (a view with a finger over a corner is kept: an older view may show another card,
             # a pile's top taken while the hand was still there)
-            if under_a_hand(obs, spot.center) is not None:
-                continue
+            if under_a_hand(obs, spot.center) is not None and on_the_mask(obs.hand_mask, spot.center):
+                continue  # (with a mask: a merged arms' box takes in cards in plain sight)
             i = nearest(self.recent, spot.center, tol)
             if i is None:
                 self.recent.append(spot)

@@ -119,6 +119,8 @@ SHADOW_CELL = 3
 """How many of a cell's four holes must show themselves for it to be lifted."""
 SHADOW_HOLES = 4
 """... if it has at least this many holes inside it."""
+MODEL_CLAMP = 0.1
+"""The smooth board model stays within this (log units) of the colours of the cells it was fitted on."""
 LOCAL_SIGMA = 2.0
 """Spread (pitches) of the neighbourhood whose confident members set a hole's local prototypes."""
 LOCAL_PRIOR = 0.02
@@ -306,7 +308,13 @@ class BoardReader:
                 break
             coef = np.zeros((6, 3))
             coef[:terms], *_ = np.linalg.lstsq(a[inl, :terms], y[inl], rcond=None)
-        res = (y - a @ coef).reshape(n + 1, n + 1, 3)
+            fit = inl
+        # Where no cell supports it (a hard shadow's other side), a quadratic may run far past
+        # any colour the board shows: it is kept within the colours its cells have.
+        src = y[fit] if "fit" in locals() else y[use] if use.any() else y
+        lo, hi = src.min(0) - MODEL_CLAMP, src.max(0) + MODEL_CLAMP
+        fitted = np.clip(a @ coef, lo, hi) if MODEL_CLAMP > 0 else a @ coef
+        res = (y - fitted).reshape(n + 1, n + 1, 3)
         bright = res.mean(-1)
         chroma = np.linalg.norm(res - bright[..., None], axis=-1)
         limit = 0.12
@@ -315,7 +323,7 @@ class BoardReader:
         occluded = (chroma > limit) | (bright < -1.3) | (bright > 0.8)
         # Glare adds white light: it brightens the board and pulls its colour towards grey, so
         # its hue change points away from the board's own hue. That is light, not a hand.
-        board_log = (a @ coef).reshape(n + 1, n + 1, 3)
+        board_log = fitted.reshape(n + 1, n + 1, 3)
         own = board_log - board_log.mean(-1, keepdims=True)
         hue = res - bright[..., None]
         k = np.clip(-(hue * own).sum(-1) / np.maximum((own * own).sum(-1), 1e-9), 0.0, 1.0)
@@ -347,6 +355,8 @@ class BoardReader:
         count = good[:-1, :-1] + good[:-1, 1:] + good[1:, :-1] + good[1:, 1:]
         local = total / np.maximum(count, 1.0)[..., None]
         model = (self._design_holes @ coef).reshape(n, n, 3)
+        if MODEL_CLAMP > 0:
+            model = np.clip(model, lo, hi)
         board = model + local
         # Glare is white light added on top of the board, the pieces and the holes alike: where the
         # board is brighter than its smooth model, that much light is taken off again (linear

@@ -240,9 +240,12 @@ class LiveGame:
                 entry["undone"] = True
         self._rebuild()
 
-    def amend(self, target: int, action: Mapping[str, JSON], origin: str = "table") -> int:
+    def amend(
+        self, target: int, action: Mapping[str, JSON], origin: str = "table", quiet: bool = False
+    ) -> int:
         """Rewrites the applied action ``target`` (e.g. the face a card was recognised as) and
-        replays the game from there; logged like any other change."""
+        replays the game from there; logged like any other change. ``quiet``: the viewers are not
+        sent the state now (an action that follows at once sends it)."""
         parsed = self.parse(action)
         with self._lock:
             if not any(a.seq == target for a in self._applied):
@@ -251,7 +254,10 @@ class LiveGame:
             seq = self.store.append(self.game_id, "amend", body)
             self._amend_seq(target, parsed)
             self.entries.append({"seq": seq, "kind": "amend", "target": target, "wall": time.time()})
-            self._changed({"type": "amend", "target": target})
+            if quiet:
+                self.version += 1
+            else:
+                self._changed({"type": "amend", "target": target})
             return seq
 
     def _amend_seq(self, target: int, action: Any) -> None:

@@ -58,7 +58,8 @@ CONFIRM_FRAMES = 1
 ARRIVAL_S = 0.8
 """Two separate hands on the cards are a slap's own sign (a card is carried with one hand): the
 claim is judged once the same cards have stayed hidden this long and over this many frames
-after the first (one frame can show a hand passing). Only hands that came onto the table at
+after the first (one frame can show a hand passing); at once when the two tips' cards are the
+only cards hidden. Only hands that came onto the table at
 most :data:`ARRIVAL_S` before count so (a slap lands at once; two hands sweeping the cards
 together have been over the table for a while)."""
 EDGE_FRACTION = 0.22
@@ -493,12 +494,15 @@ class TwinItAdapter(GameAdapter):
             self._pending_frames = 0
             self._pending_seen = seen
             self._prepare([snapshot[i] for i in hidden])
-            return
-        self._pending_frames += 1
+        else:
+            self._pending_frames += 1
         if self._claimed is not None:
             return
         hold = TWO_HANDS_HOLD_S if tipped is not None else HOLD_S
-        if self._pending_frames < CONFIRM_FRAMES or mono - self._pending[1] < hold - 1e-6:
+        confirm = CONFIRM_FRAMES
+        if tipped is not None and len(hidden) == 2:
+            hold, confirm = 0.0, 0  # exactly the two cards under two arms that just landed
+        if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
             return
         self._claimed = places
         pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot)
@@ -615,7 +619,7 @@ class TwinItAdapter(GameAdapter):
             same = p_same >= self.sure
             if same != labels_same:
                 for fix in same_fix if same else diff_fix:
-                    self.live.amend(fix["target"], fix["action"], "vision")
+                    self.live.amend(fix["target"], fix["action"], "vision", quiet=True)
             _seq, ruling = self.live.act(
                 action, "vision", {**evidence, "judged": "same" if same else "different"}
             )

@@ -245,6 +245,16 @@ class BoardReader:
         self._reading: BoardReading | None = None
         self._local: np.ndarray | None = None
 
+    @property
+    def clipped(self) -> np.ndarray:
+        """(N, N) bool: holes whose board was clipped at white by glare in the last read."""
+        return self._clipped.copy()
+
+    @property
+    def added_light(self) -> np.ndarray:
+        """(N, N) light (0..255) taken as added on top of each hole (glare, a lamp) in the last read."""
+        return self._glare.copy()
+
     # -- features ------------------------------------------------------------------------------
     def rectify(self, image: np.ndarray) -> np.ndarray:
         """The canonical top-down view of the board (``(size + 1) * PX`` square, BGR)."""

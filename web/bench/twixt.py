@@ -16,7 +16,12 @@
   with the board module's own faster camera (:func:`render_board_scene`), not the compositor.
 - go_render: random Go positions (no hands) through the compositor, every point.
 - speed: a 1920x1080 frame; full read (rectify, every hole, links) and incremental read (one peg
-  changed) medians, with the board located beforehand (calibration).
+  changed) medians and 95th percentiles, with the board located beforehand (calibration).
+
+``render.losses`` breaks the misses down: visible holes misread, or abstained on for being taken
+as covered (a hand's margin, a shadow taken for a hand), on a board clipped at white by glare,
+under other glare or added light, or for another doubt; true links missed because a peg was not
+read, or with both pegs read.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from calibration.board_finder import BoardLocation, BoardNotFound, find_board
 from referee.registry import make_game
 from referee.twixt.actions import Link, Place
 from vision.board.moves import TwixtMoveTracker
-from vision.board.reader import BoardReader
+from vision.board.reader import BoardReader, BoardReading
 from vision.board.spec import BoardSpec
 from vision.render.board import (
     HandSpec,
@@ -44,7 +49,7 @@ from vision.render.board import (
     render_board_scene,
     render_board_texture,
 )
-from web.bench.stats import median, rounded
+from web.bench.stats import median, percentile, rounded
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +69,29 @@ def _link_visible(link: tuple[int, int, int, int], visible: np.ndarray) -> bool:
     return all(visible[r, c] for r, c in holes)
 
 
-def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, float | int]:
+def _loss_causes(reader: BoardReader, reading: BoardReading, wrong: np.ndarray) -> dict[str, int]:
+    """Why each visible hole was not read right: a confident misread, or an abstention for
+    being taken as covered (a hand's margin, a shadow or light taken for a hand), on a board
+    clipped at white by glare, under glare or added light, or another doubt (dark pegs, blur,
+    tint, the board's edge)."""
+    abstain = wrong & (reading.matrix < 0)
+    covered = abstain & reading.covered
+    clipped = abstain & ~covered & reader.clipped
+    lit = abstain & ~covered & ~clipped & (reader.added_light > 5.0)
+    return {
+        "misread": int((wrong & (reading.matrix >= 0)).sum()),
+        "covered": int(covered.sum()),
+        "glare_clipped": int(clipped.sum()),
+        "glare": int(lit.sum()),
+        "other": int((abstain & ~covered & ~clipped & ~lit).sum()),
+    }
+
+
+def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, object]:
     visible_total = correct = misread = exact = 0
     tp = fp = fn = 0
+    causes = dict.fromkeys(("misread", "covered", "glare_clipped", "glare", "other"), 0)
+    link_causes = {"pegs_unread": 0, "bridge_unseen": 0}
     for i in range(boards):
         colours = rng.choice([("red", "black"), ("red", "grey")])
         spec = BoardSpec.twixt(colours=colours)
@@ -86,9 +111,15 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
             log.info("render board %d: no board found", i)
             fn += len(vis_links)
             continue
-        reading = BoardReader(spec, loc).read(scene.image)
+        reader = BoardReader(spec, loc)
+        reading = reader.read(scene.image)
         ok = reading.matrix == truth.pegs
         correct += int((ok & visible).sum())
+        for key, count in _loss_causes(reader, reading, visible & ~ok).items():
+            causes[key] += count
+        for r1, c1, r2, c2 in vis_links - set(reading.links):
+            unread = min(reading.matrix[r1, c1], reading.matrix[r2, c2]) <= 0
+            link_causes["pegs_unread" if unread else "bridge_unseen"] += 1
         misread += int((near & (reading.matrix >= 0) & ~ok).sum())
         true_links = set(truth.links)
         seen = set(reading.links)
@@ -104,6 +135,7 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         "link_precision": rounded(tp / max(tp + fp, 1), 5),
         "link_recall": rounded(tp / max(tp + fn, 1), 5),
         "misread_under_hands": misread,
+        "losses": {"holes": causes, "links": link_causes},
     }
 
 
@@ -237,7 +269,9 @@ def _speed_suite(rng: random.Random, repeat: int) -> dict[str, float]:
         inc.append((time.perf_counter() - t0) * 1000)
     return {
         "ms_full_read_1080p_median": rounded(median(full), 2),
+        "ms_full_read_1080p_p95": rounded(percentile(full, 95), 2),
         "ms_incremental_median": rounded(median(inc), 2),
+        "ms_incremental_p95": rounded(percentile(inc, 95), 2),
     }
 
 

@@ -286,9 +286,12 @@ def _score(
     latencies: list[float] = []
     stages: dict[str, list[float]] = {"detect": [], "vision": [], "adapter": [], "publish": []}
     starts: list[float] = []
+    details: list[dict[str, Any]] = []
     for run, frames_k in zip(truth, frames, strict=False):
         for claim in run["claims"]:
             total += 1
+            detail: dict[str, Any] = {"seed": run["seed"], "t": claim["t"], "expected": claim["verdict"]}
+            details.append(detail)
             down = _mono_at(frames_k, claim["t"])
             best = None
             for i, ev in enumerate(events):
@@ -299,10 +302,12 @@ def _score(
                     best = i
             if best is None:
                 missed += 1
+                detail["got"] = "missed"
                 continue
             used.add(best)
             ev = events[best]
             latencies.append((ev["recv"] - down) * 1000.0)
+            detail.update(got=ev["verdict"], latency_ms=rounded(latencies[-1], 1))
             timing = ev.get("timing")
             if timing:  # hands down -> deciding frame captured -> vision done -> decided -> received
                 stages["detect"].append((timing["captured"] - down) * 1000.0)
@@ -331,6 +336,7 @@ def _score(
         "latency_ms_p95": rounded(percentile(latencies, 95), 1) if latencies else None,
         "stages_ms_p50": {k: rounded(median(v), 1) for k, v in stages.items() if v},
         "stages_ms_max": {k: rounded(max(v), 1) for k, v in stages.items() if v},
+        "claims": details,
     }
     coop = {"runs": len(starts), "start_error_ms_max": rounded(max(starts), 1) if starts else None}
     return slaps, coop

@@ -1,0 +1,48 @@
+"""The live bench's scoring: rulings matched to the script's claims, latency and where it went."""
+
+from __future__ import annotations
+
+import pytest
+
+from web.bench.live import _score
+
+
+def ruling(landed: float, verdict: str, timing: dict | None = None) -> dict:
+    return {
+        "type": "ruling",
+        "entry": {
+            "action": {"type": "claim"},
+            "evidence": {"landed_mono": landed, "timing": timing},
+            "ruling": {"verdict": verdict},
+        },
+    }
+
+
+def test_claims_are_matched_scored_and_their_latency_split_into_stages() -> None:
+    truth = [
+        {
+            "seed": 0,
+            "claims": [
+                {"t": 1.0, "verdict": "valid"},
+                {"t": 5.0, "verdict": "invalid"},
+                {"t": 9.0, "verdict": "valid"},
+            ],
+            "spread": 12.0,
+        }
+    ]
+    frames = [[(k / 10, 100.0 + k / 10) for k in range(140)]]  # t -> mono = 100 + t
+    timing = {"captured": 101.05, "observed": 101.09, "decided": 101.1}
+    seen = [
+        (101.12, ruling(100.9, "valid", timing)),  # hands seen 0.1 s early, ruled 120 ms after down
+        (105.5, {"type": "question", "question": {"evidence": {"landed_mono": 105.1}}}),
+        (107.0, ruling(140.0, "valid")),  # nothing scripted near: spurious
+        (112.25, {"type": "timer", "timer": {"started_mono": 112.05}}),
+    ]
+    slaps, coop = _score(truth, frames, seen)
+    assert (slaps["total"], slaps["correct"], slaps["uncertain"], slaps["missed"]) == (3, 1, 1, 1)
+    assert slaps["wrong"] == 0 and slaps["spurious"] == 1
+    assert slaps["stages_ms_p50"]["detect"] == pytest.approx(50.0)
+    assert slaps["stages_ms_p50"]["publish"] == pytest.approx(20.0)
+    assert [c["got"] for c in slaps["claims"]] == ["valid", "uncertain", "missed"]
+    assert slaps["claims"][0]["latency_ms"] == pytest.approx(120.0)
+    assert coop == {"runs": 1, "start_error_ms_max": pytest.approx(50.0)}

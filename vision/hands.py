@@ -143,12 +143,12 @@ def _vertex(left: float, mid: float, right: float) -> float:
 
 
 def patch_motion(
-    patch: _Patch, frame: np.ndarray, quad: np.ndarray, search: float
+    patch: _Patch, frame: np.ndarray, quad: np.ndarray, search: float, expect: np.ndarray | None = None
 ) -> tuple[np.ndarray, float] | None:
     """Where the hand in ``patch`` went in ``frame``: (full-resolution shift, RMS colour
     difference of its pixels there), looked for ``search`` card diagonals around (the best fit,
-    to a fraction of a pixel); None when the patch holds too little hand or the region left the
-    frame."""
+    to a fraction of a pixel) the ``expect``-ed shift (the hand's pace); None when the patch
+    holds too little hand or the region left the frame."""
     ph, pw = patch.image.shape[:2]
     n = float(patch.mask.sum())
     if ph < 4 or pw < 4 or n < 0.1 * ph * pw:
@@ -156,11 +156,12 @@ def patch_motion(
     q = np.asarray(quad, np.float32)
     reach = search * float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
     h, w = frame.shape[:2]
+    ex, ey = (0.0, 0.0) if expect is None else (float(expect[0]), float(expect[1]))
     box = (
-        max(0, int(patch.x0 - reach)),
-        max(0, int(patch.y0 - reach)),
-        min(w, int(patch.x0 + pw / PATCH_SCALE + reach)),
-        min(h, int(patch.y0 + ph / PATCH_SCALE + reach)),
+        max(0, int(patch.x0 + ex - reach)),
+        max(0, int(patch.y0 + ey - reach)),
+        min(w, int(patch.x0 + ex + pw / PATCH_SCALE + reach)),
+        min(h, int(patch.y0 + ey + ph / PATCH_SCALE + reach)),
     )
     area = _half(frame, box)
     if area.shape[0] < ph or area.shape[1] < pw:
@@ -407,7 +408,8 @@ class HandTracker:
             if phase == "placed":
                 continue
             quad = card_quads[tid]
-            found = patch_motion(patch, frame, quad, cfg.patch_search)
+            pace = self._last_shift.get(tid) if phase == "carry" else None
+            found = patch_motion(patch, frame, quad, cfg.patch_search, pace)
             if found is None or found[1] > cfg.patch_max_rms:
                 if phase == "carry" and tid in self._last_shift:
                     # Blurred or turned too much to match: the hand keeps its pace.

@@ -133,7 +133,7 @@ class TablePipeline:
         diag = [quad_diagonal(t.quad) for t in self.tracker.on_table()]
         margin = 0.6 * (float(np.median(diag)) if diag else 0.1 * max(h, w)) + 2 * f
         x0, y0, x1, y1 = x0 - margin, y0 - margin, x1 + margin, y1 + margin
-        for _ in range(2):  # grow to take in every card the region touches
+        for _ in range(1):  # grow to take in every card the region touches
             for t in self.tracker.on_table():
                 q = t.quad
                 qx0, qy0 = q.min(axis=0)

@@ -91,6 +91,8 @@ PIT_CALM = 20.0
 """Percentile of the empty holes' pit-to-board ratios taken as unlit by added light."""
 PIT_LIFT_MIN = 3.0
 """Added light (0..255) below which a hole is taken as unlit."""
+LIT_MIN = 2.0
+"""Added light (0..255) below which a hole is read only as seen (the difference is noise)."""
 GLARE_FADE = 0.02
 """... and by this much, its pieces and links may look faded towards it (see ``FADE_MIN``)."""
 FADE_MIN = 0.4
@@ -505,6 +507,8 @@ class BoardReader:
             # Not on a Go board: there a washed-out stone's neighbours must stay unread (they
             # keep a lone stone at the edge, which looks empty, from being read at all).
             for cand in (vg[lit], None) if self.spec.pattern == "holes" else (vg[lit],):
+                if cand is None and fade is not None and not fade[lit].any():
+                    continue
                 lg, cg, dg = self._classify(w, faded) if cand is None else self._classify(cand, pl)
                 better = dg < dmin[lit]
                 if cand is None:
@@ -697,7 +701,7 @@ class BoardReader:
         if PIT_LIFT and self.spec.pattern == "holes":
             self._lift = self._pit_lift(f.hole_log, board, ok & (label == 0) & (conf > 0.95) & (dmin < 0.5))
             self._glare = np.maximum(self._glare, self._lift)
-        lit = self._glare > 0
+        lit = self._glare > LIT_MIN
         vg = self._ratio(f.hole_log, board, self._glare)
         label, conf, dmin = self._classify_lit(v, vg, lit, self.prototypes, self._faded)
         if LOCAL_SIGMA > 0:
@@ -741,7 +745,7 @@ class BoardReader:
         if idx[0].size:
             v = self._ratio(f.hole_log[idx], board[idx])
             vg = self._ratio(f.hole_log[idx], board[idx], self._glare[idx])
-            lit = self._glare[idx] > 0
+            lit = self._glare[idx] > LIT_MIN
             local = self._local[idx] if self._local is not None else self.prototypes
             lab, c, d = self._classify_lit(v, vg, lit, local, self._faded[idx])
             if not self._adapted.all():

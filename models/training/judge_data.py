@@ -33,6 +33,47 @@ class FaceCache:
         return img
 
 
+def _turn_stack(img: np.ndarray) -> list[np.ndarray]:
+    """A 48 px copy of ``img`` at each symmetric turn (4 for a square face, 0 and 180 else)."""
+    small = cv2.resize(img, (48, 48), interpolation=cv2.INTER_AREA).astype(np.int16)
+    ks = (0, 1, 2, 3) if is_square(img) else (0, 2)
+    return [np.rot90(small, k) for k in ks]
+
+
+def shows_a_difference(face: np.ndarray, edited: np.ndarray, min_pixels: int = 24) -> bool:
+    """Whether ``edited`` differs visibly from ``face`` at every symmetric turn (at 48 px: at least
+    ``min_pixels`` pixels change by more than 40 levels in some channel)."""
+    small = cv2.resize(edited, (48, 48), interpolation=cv2.INTER_AREA).astype(np.int16)
+    return all(int((np.abs(small - t).max(axis=2) > 40).sum()) >= min_pixels for t in _turn_stack(face))
+
+
+def local_edit(face: np.ndarray, other: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
+    """A near-duplicate of ``face`` that no deck lists: one round patch replaced by the same place of
+    ``other``, its colours permuted, or mirrored; or the whole face mirrored. None when the change
+    would not show (a plain stretch of background, a symmetric face)."""
+    h, w = face.shape[:2]
+    kind = int(rng.integers(4))
+    if kind == 3:
+        edited = np.ascontiguousarray(face[:, ::-1])
+    else:
+        r = int(rng.uniform(0.08, 0.16) * min(h, w))
+        cy, cx = int(rng.uniform(0.15 * h + r, 0.85 * h - r)), int(rng.uniform(0.15 * w + r, 0.85 * w - r))
+        if kind == 0:
+            patch = cv2.resize(other, (w, h), interpolation=cv2.INTER_AREA)
+        elif kind == 1:
+            perm = [(0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)][int(rng.integers(5))]
+            patch = np.ascontiguousarray(face[:, :, list(perm)])
+        else:
+            patch = np.zeros_like(face)
+            y0, y1, x0, x1 = cy - r, cy + r, cx - r, cx + r
+            patch[y0:y1, x0:x1] = face[y0:y1, x0:x1][::-1, ::-1]
+        mask = np.zeros((h, w), np.uint8)
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+        alpha = (mask.astype(np.float32) / 255.0)[:, :, None]
+        edited = (face * (1 - alpha) + patch * alpha).astype(np.uint8)
+    return edited if shows_a_difference(face, edited) else None
+
+
 class PairSampler:
     """Draws labelled pairs of network inputs. Positives share a turn; negatives get any turns."""
 
@@ -111,15 +152,18 @@ class PairSampler:
         return xa, xb, y
 
     def group_batch(
-        self, n_patterns: int, per_pattern: int, hard_share: float = 0.5, hard_aligned: float = 0.0
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self, n_patterns: int, per_pattern: int, hard_share: float = 0.5, hard_aligned: float = 0.0,
+        synthetic_share: float = 0.0,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
         """(inputs, pattern labels, near-duplicate partner matrix) for all-pairs training.
 
         A share ``hard_share`` of the patterns come as near-duplicate couples (both members), the
         rest at random; all crops of one pattern share a quarter turn, so same-pattern pairs are
         aligned as at run time after the best turn is found; a couple shares its turn with
         probability ``hard_aligned`` (the turn the run-time max over turns finds hardest).
-        Labels are unique per (deck, pattern).
+        Labels are unique per (deck, pattern). A share ``synthetic_share`` of the couples is a
+        pattern and a :func:`local_edit` of it (made afresh, crops not pooled): near-duplicates of
+        every kind, anywhere on the face, beyond the decks' own.
         """
         xs, labels = [], []
         hard_pairs: list[tuple[int, int]] = []
@@ -133,10 +177,23 @@ class PairSampler:
                 chosen.append(key)
             return seen[key]
 
+        edits: dict[int, np.ndarray] = {}
         while len(chosen) < n_patterns:
             di = int(self.rng.integers(len(self.caches)))
             deck = self.caches[di].deck
-            if deck.near_duplicates and self.rng.random() < hard_share and len(chosen) <= n_patterns - 2:
+            room = len(chosen) <= n_patterns - 2
+            if synthetic_share > 0 and room and self.rng.random() < hard_share * synthetic_share:
+                base = deck.patterns[self.rng.integers(len(deck.patterns))]
+                other = deck.patterns[self.rng.integers(len(deck.patterns))]
+                face = self.caches[di].face(base)
+                edited = local_edit(face, self.caches[di].face(other), self.rng)
+                if edited is not None:
+                    i = add(di, base)
+                    j = add(di, f"{base}~edit{len(chosen)}")
+                    edits[j] = edited
+                    hard_pairs.append((i, j))
+                continue
+            if deck.near_duplicates and self.rng.random() < hard_share and room:
                 a, b, _ = deck.near_duplicates[self.rng.integers(len(deck.near_duplicates))]
                 hard_pairs.append((add(di, a), add(di, b)))
             else:
@@ -146,11 +203,12 @@ class PairSampler:
             if self.rng.random() < hard_aligned:
                 turn[j] = turn[i]
         for label, (di, pattern) in enumerate(chosen):
-            face = self.caches[di].face(pattern)
+            face = edits[label] if label in edits else self.caches[di].face(pattern)
             square = is_square(face)
             k = turn[label]
             for _ in range(per_pattern):
-                xs.append(self._pick_turn(self._pooled_input(di, pattern), square, k))
+                x = self._input(face) if label in edits else self._pooled_input(di, pattern)
+                xs.append(self._pick_turn(x, square, k))
                 labels.append(label)
         hard = np.zeros((len(chosen), len(chosen)), bool)
         for i, j in hard_pairs:

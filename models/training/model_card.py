@@ -51,7 +51,8 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
             "cell by cell (|a - b|, a * b, each cell's 3x3 neighbourhood, max and mean pooled) and gives",
             'the logit "same pattern". At run time',
             "the second crop is tried at each symmetric turn (4 for a square card, 2 for an oblong one) and",
-            "the best logit is kept; "
+            f"each relative turn is scored from {meta.get('views', 1)} view(s), logits averaged, and the best"
+            " relative turn counts; "
             f"`p_same = sigmoid({meta['platt'][0]:.4f} * logit + {meta['platt'][1]:.4f})`.",
             f"Verdict: same if p_same >= {meta['thresholds']['same_at_or_above']:.6f}, different if",
             f"p_same < {meta['thresholds']['different_below']:.6f}, else uncertain.",

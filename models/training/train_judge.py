@@ -49,6 +49,8 @@ class JudgeConfig:
     """Share of a batch's patterns that come as near-duplicate couples."""
     hard_aligned: float = 0.7
     """Probability that a near-duplicate couple is shown at the same turn."""
+    synthetic_share: float = 0.5
+    """Share of near-duplicate couples made by a local edit of a face (``judge_data.local_edit``)."""
     random_per_same: float = 4.0
     """Random different pairs scored per same pair in a batch (0: every pair of the batch)."""
     lr: float = 3e-3
@@ -62,8 +64,8 @@ class JudgeConfig:
     reach: int = 0
     """The pair head matches each cell against the other map's cells up to this many cells away."""
     val_pairs: int = 4000
-    both_ways: bool = True
-    """Score each relative turn both ways (a against b turned, b against a turned back), averaged."""
+    views: int = 4
+    """Views of each relative turn whose logits are averaged (``models.judge_scoring``)."""
     target_confident_wrong: float = 0.0006
     """Thresholds leave at most this share of held-out pairs answered wrongly with confidence."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
@@ -165,7 +167,7 @@ def train_judge(
     for step in range(cfg.steps):
         model.train()
         x, labels, hard = sampler.group_batch(
-            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned
+            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share
         )
         emb = model.embed(torch.from_numpy(x))
         loss = all_pairs_loss(model.head, emb, labels, hard, cfg.hard_weight, pair_rng, cfg.random_per_same)
@@ -231,7 +233,7 @@ def calibrate_judge(out_dir: Path, val_decks: Sequence[PatternDeck], cfg: JudgeC
         maps = embed.run(None, {"crops": np.concatenate([turns(xa, square), turns(xb, square)])})[0]
         n = len(maps) // 2
         stacks.append((maps[:n], maps[n:]))
-    logits = best_logits(lambda a, b: head.run(None, {"a": a, "b": b})[0], stacks, cfg.both_ways)
+    logits = best_logits(lambda a, b: head.run(None, {"a": a, "b": b})[0], stacks, cfg.views)
     y = np.asarray([v[2] for v in val], np.float64)
     a, b = fit_platt(logits, y)
     p = 1.0 / (1.0 + np.exp(-np.clip(a * logits + b, -40, 40)))
@@ -250,7 +252,7 @@ def calibrate_judge(out_dir: Path, val_decks: Sequence[PatternDeck], cfg: JudgeC
     }
     log.info("judge validation %s", validation)
     meta = meta | {
-        "both_ways": cfg.both_ways,
+        "views": cfg.views,
         "platt": [a, b],
         "thresholds": {"different_below": lo, "same_at_or_above": hi},
         "validation": validation,

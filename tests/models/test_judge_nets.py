@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 import torch
 
+from models.judge_scoring import best_logits
+from models.training.judge_data import PairSampler, local_edit, shows_a_difference
 from models.training.nets import MapEmbedder, MapPairHead, shifted_correlation
 from models.training.patterns import ProceduralPatternDeck, _looks_alike
 from models.training.train_judge import all_pairs_loss
@@ -70,3 +72,42 @@ def test_procedural_near_duplicates_always_look_different() -> None:
         deck = ProceduralPatternDeck(seed, 60, 96)
         for a, b, kind in deck.near_duplicates:
             assert not _looks_alike(deck._patterns[a], deck._patterns[b]), (seed, a, b, kind)
+
+
+def test_local_edits_always_show_and_a_plain_face_gets_none() -> None:
+    deck = ProceduralPatternDeck(3, 12, 96)
+    rng = np.random.default_rng(0)
+    made = 0
+    for i in range(10):
+        face, other = deck.image(deck.patterns[i]), deck.image(deck.patterns[i + 1])
+        edited = local_edit(face, other, rng)
+        if edited is not None:
+            made += 1
+            assert edited.shape == face.shape and shows_a_difference(face, edited)
+    assert made >= 3
+    plain = np.full((96, 96, 3), 200, np.uint8)
+    assert all(local_edit(plain, plain, rng) is None for _ in range(8))  # nothing there to change
+
+
+def test_synthetic_couples_are_labelled_near_duplicates() -> None:
+    sampler = PairSampler([ProceduralPatternDeck(1, 12, 64)], 32, seed=0)
+    x, labels, hard = sampler.group_batch(8, 2, hard_share=1.0, hard_aligned=1.0, synthetic_share=1.0)
+    assert x.shape == (16, 3, 32, 32) and len(labels) == 16
+    assert hard.any() and (hard == hard.T).all()
+
+
+def test_four_views_do_not_depend_on_how_both_cards_lie() -> None:
+    """Turning both crops by the same quarter turn changes nothing with 4 views; with 1 view it can."""
+    rng = np.random.default_rng(0)
+    w = rng.normal(size=(2, 5))
+
+    def head(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.tanh(a @ w[0] + b @ w[1] + (a * b).sum(axis=1))
+
+    a, b = rng.normal(size=(4, 5)), rng.normal(size=(4, 5))  # 4 turns of a square card each
+    turned = [(np.roll(a, -1, axis=0), np.roll(b, -1, axis=0))]
+    np.testing.assert_allclose(best_logits(head, [(a, b)], 4), best_logits(head, turned, 4))
+    assert not np.allclose(best_logits(head, [(a, b)], 1), best_logits(head, turned, 1))
+    many = best_logits(head, [(a, b)] * 5 + [(a[:2], b)], 4, batch=3)  # small head calls, mixed shapes
+    np.testing.assert_allclose(many[:5], best_logits(head, [(a, b)], 4)[0])
+    np.testing.assert_allclose(many[5], best_logits(head, [(a[:2], b)], 1)[0])

@@ -83,7 +83,8 @@ def test_many_pairs_in_small_head_batches_agree_with_one_by_one(judge: PatternJu
     many = small.p_same_many(pairs)
     one = np.asarray([judge.p_same_many([pr])[0] for pr in pairs])
     np.testing.assert_allclose(many, one, rtol=1e-5, atol=1e-7)
-    assert all(many[5 * i + i] >= judge.same_at for i in range(5))  # each crop against itself
+    rows = many.reshape(5, 5)
+    assert all(rows[i, i] == rows[i].max() for i in range(5))  # each crop is most like itself
 
 
 def test_the_reader_reads_every_turn(reader: NumberReader) -> None:

@@ -56,7 +56,7 @@ class PatternJudge:
         self.platt = tuple(float(v) for v in self.meta["platt"])
         self.different_below = float(self.meta["thresholds"]["different_below"])
         self.same_at = float(self.meta["thresholds"]["same_at_or_above"])
-        self.both_ways = bool(self.meta.get("both_ways", False))
+        self.views = int(self.meta.get("views", 2 if self.meta.get("both_ways") else 1))
 
     def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
         try:
@@ -92,7 +92,7 @@ class PatternJudge:
         return best_logits(
             lambda a, b: self._head.run(None, {"a": a, "b": b})[0],
             [(a.turns, b.turns) for a, b in pairs],
-            self.both_ways,
+            self.views,
             self.HEAD_BATCH,
         )
 

@@ -37,3 +37,21 @@ def test_an_enrolled_deck_settles_pairs_at_least_as_surely(tmp_path: Path) -> No
         diff_direct, diff_helped = judge.compare(a, c), helped.compare(a, c)
         assert same_helped.verdict in ("same", "uncertain") and same_helped.p_same >= same_direct.p_same
         assert diff_helped.verdict in ("different", "uncertain") and diff_helped.p_same <= diff_direct.p_same
+
+
+def test_the_shortlist_finds_the_same_match_as_a_full_scan(tmp_path: Path) -> None:
+    judge = PatternJudge()
+    faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    patterns = faces.patterns[:10]
+    rng = np.random.default_rng(5)
+    clean = AugmentConfig(min_px=110, max_px=120, light=0.2, corner_jitter=0.01)
+    deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
+    crops = {f"c{i}": camera_crop(rd.shrink(faces.image(p), 220), rng, clean) for i, p in enumerate(patterns)}
+    enroll(deck, crops, judge=judge)
+    helped = EnrolledJudge(judge, deck)
+    for i in (0, 3, 7):
+        sig = judge.signature(camera_crop(rd.shrink(faces.image(patterns[i]), 220), rng, ROUGH))
+        helped.SHORTLIST = 100
+        full = helped.match(sig)
+        helped.SHORTLIST = 3
+        assert helped.match(sig) == full

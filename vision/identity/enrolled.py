@@ -27,13 +27,24 @@ class EnrolledJudge:
         self.group_of = np.asarray([k for k, g in enumerate(self.groups) for _ in g], np.int64)
         self.refs: list[Signature] = judge.signatures([deck.reference(cid) for cid in ids])
 
+    SHORTLIST = 12
+    """References scored in full (every view) after a one-view pass over the whole deck."""
+
     def match(self, sig: Signature) -> tuple[int, float]:
-        """(group index, p_same) of the best-matching enrolled pattern; (-1, 0.0) for an empty deck."""
+        """(group index, p_same) of the best-matching enrolled pattern; (-1, 0.0) for an empty deck.
+
+        A one-view pass over every reference shortlists the closest few; those are scored as
+        calibrated (every view), so a full deck costs little more than a few direct comparisons."""
         if not self.refs:
             return -1, 0.0
-        p = self.judge.p_same_many([(sig, r) for r in self.refs])
-        best = int(np.argmax(p))
-        return int(self.group_of[best]), float(p[best])
+        pairs = [(sig, r) for r in self.refs]
+        order = np.arange(len(pairs))
+        if len(pairs) > self.SHORTLIST and self.judge.views > 1:
+            quick = self.judge.best_logits(pairs, views=1)
+            order = np.argsort(-quick, kind="stable")[: self.SHORTLIST]
+        p = self.judge.p_same_many([pairs[i] for i in order])
+        best = int(order[int(np.argmax(p))])
+        return int(self.group_of[best]), float(np.max(p))
 
     def compare(self, crop_a: np.ndarray, crop_b: np.ndarray) -> Judgement:
         a, b = self.judge.signatures([crop_a, crop_b])

@@ -87,12 +87,13 @@ class PatternJudge:
         ea = np.repeat(a.turns[:1], len(b.turns), axis=0)
         return self._head.run(None, {"a": ea, "b": b.turns})[0]
 
-    def best_logits(self, pairs: list[tuple[Signature, Signature]]) -> np.ndarray:
-        """The head's best logit over the relative turns of each pair (``models.judge_scoring``)."""
+    def best_logits(self, pairs: list[tuple[Signature, Signature]], views: int | None = None) -> np.ndarray:
+        """The head's best logit over the relative turns of each pair (``models.judge_scoring``), from
+        the calibrated number of views unless ``views`` says otherwise (uncalibrated then)."""
         return best_logits(
             lambda a, b: self._head.run(None, {"a": a, "b": b})[0],
             [(a.turns, b.turns) for a, b in pairs],
-            self.views,
+            self.views if views is None else views,
             self.HEAD_BATCH,
         )
 

@@ -28,6 +28,7 @@ from web.adapters.base import GameAdapter, photo_finish, row
 from web.adapters.twinit_table import (
     Spot,
     Stabiliser,
+    Tip,
     arm_tips,
     clusters,
     edge_zone,
@@ -149,6 +150,8 @@ class TwinItAdapter(GameAdapter):
         """The places hidden under hands, and when they were first hidden together."""
         self._pending_frames = 0
         self._pending_two = False
+        self._arms: list[tuple[np.ndarray, str, float]] = []
+        """Last frame's arm blobs and the edge each came in from."""
         self._hands_since: float | None = None
         """When hands came onto the table (``None`` while there are none)."""
         self._pending_seen: list[Spot] = []
@@ -472,22 +475,25 @@ class TwinItAdapter(GameAdapter):
         elif self._hands_since is None:
             self._hands_since = mono
         hidden = hidden_under_hands(obs, snapshot, tol) if obs.hands else {}
+        tips = self._tips(obs, mono)  # every frame with hands: an arm's edge is the one it came in from
         if len(hidden) < 2:
             self._pending = None
             if not hidden:
                 self._claimed = None
             return
-        tips = self._tips(obs)
-        tipped = tip_pair(tips, hidden, snapshot, self.stable.card_px)
-        if tipped is not None and self._hands_since is not None and mono - self._hands_since > ARRIVAL_S:
-            tipped = None
+        landed = [t for t in tips if mono - t[2] <= ARRIVAL_S]  # arms that just came onto the table
+        tipped = tip_pair(landed, hidden, snapshot, self.stable.card_px)
         places = [snapshot[i].center for i in (tipped or sorted(hidden))]
         seen = visible_spots(obs)
+        if tipped is not None:  # two hands: no card moved (one the finder misses for a frame is no move)
+            still = all(nearest([*self._pending_seen, *snapshot], s.center, tol) is not None for s in seen)
+        else:  # one arm: the very same cards in sight
+            still = same_layout(seen, self._pending_seen, tol)
         if (
             self._pending is None
             or self._pending_two != (tipped is not None)
             or not same_places(places, self._pending[0], tol)
-            or not same_layout(seen, self._pending_seen, tol)
+            or not still
         ):
             self._pending = (places, mono)
             self._pending_two = tipped is not None
@@ -515,11 +521,15 @@ class TwinItAdapter(GameAdapter):
         by_tips = tipped is not None and len(hidden) > 2
         self._claim(spots, [hidden[i][1] for i in pair], self._pending[1], sure_cards=not by_tips)
 
-    def _tips(self, obs: TableObservation) -> list[tuple[np.ndarray, str]]:
+    def _tips(self, obs: TableObservation, mono: float) -> list[Tip]:
         """Arm tips from the hands' mask; without one, each hand box's far end."""
+        if not obs.hands:
+            self._arms.clear()
+            return []
         if obs.hand_mask is not None:
-            return arm_tips(obs.hand_mask, self.stable.card_px)
-        return [(fingertip(h), str(h.seat)) for h in obs.hands]
+            return arm_tips(obs.hand_mask, self.stable.card_px, memory=self._arms, now=mono)
+        since = self._hands_since if self._hands_since is not None else mono
+        return [(fingertip(h), str(h.seat), since) for h in obs.hands]
 
     def _pick_pair(self, hidden: list[int], snapshot: list[Spot]) -> list[int] | None:
         """The two cards claimed: the only two hidden, or the only surely identical pair among

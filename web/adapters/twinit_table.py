@@ -218,16 +218,32 @@ TIP_REACH = 3.0
 """A fingertip lies at most this many cards beyond the centre of the card its palm is on."""
 
 
-def arm_tips(mask: np.ndarray | None, card_px: float, step: int = 4) -> list[tuple[np.ndarray, str]]:
+Tip = tuple[np.ndarray, str, float]
+"""An arm's tip: where (image pixels), the seat it comes from, when the arm came onto the table."""
+
+
+def arm_tips(
+    mask: np.ndarray | None,
+    card_px: float,
+    step: int = 4,
+    memory: list[tuple[np.ndarray, str, float]] | None = None,
+    now: float = 0.0,
+) -> list[Tip]:
     """Where each arm over the table ends (its fingertips, image pixels), with the seat it comes
     from. Two arms that vision sees as one blob still show two tips: the blob's reach from its edge
-    has two peaks with a dip between them (a hand's own fingers dip far less than a card)."""
+    has two peaks with a dip between them (a hand's own fingers dip far less than a card).
+
+    ``memory`` (a list the caller keeps between frames) holds each blob, its seat and when it came:
+    an arm that reaches across to the opposite edge keeps the edge it came in from."""
     if mask is None or not isinstance(mask, np.ndarray) or mask.ndim != 2 or not mask.any():
+        if memory is not None:
+            memory.clear()
         return []
     small = np.ascontiguousarray(mask[::step, ::step]).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
     sh, sw = small.shape
-    tips: list[tuple[np.ndarray, str]] = []
+    tips: list[Tip] = []
+    seen: list[tuple[np.ndarray, str, float]] = []
     for k in range(1, count):
         x, y, w, h, _area = stats[k]
         touches = {"top": y == 0, "bottom": y + h >= sh, "left": x == 0, "right": x + w >= sw}
@@ -238,9 +254,20 @@ def arm_tips(mask: np.ndarray | None, card_px: float, step: int = 4) -> list[tup
             "left": int(blob[:, 0].sum()),
             "right": int(blob[:, -1].sum()),
         }
-        seat = max((e for e in touches if touches[e]), key=lambda e: edge_px[e], default=None)
+        edges = [e for e in touches if touches[e]]
+        seat = max(edges, key=lambda e: edge_px[e], default=None)
+        since = now
+        if memory:
+            before = max(
+                memory, key=lambda m: int(np.count_nonzero(m[0] & blob)) if m[0].shape == blob.shape else 0
+            )
+            if before[0].shape == blob.shape and (before[0] & blob).any():
+                since = before[2]
+                if len(edges) > 1 and before[1] in edges:
+                    seat = before[1]
         if seat is None:
             continue
+        seen.append((blob, seat, since))
         turned = _oriented(blob, seat)
         rows = turned.shape[0]
         has = turned.any(axis=0)
@@ -255,34 +282,38 @@ def arm_tips(mask: np.ndarray | None, card_px: float, step: int = 4) -> list[tup
                 "left": (v, u),
                 "right": (full_w - v, u),
             }[seat]
-            tips.append((np.array(point, dtype=np.float64), seat))
+            tips.append((np.array(point, dtype=np.float64), seat, since))
+    if memory is not None:
+        memory[:] = seen
     return tips
 
 
 def tip_pair(
-    tips: list[tuple[np.ndarray, str]],
+    tips: list[Tip],
     hidden: dict[int, tuple[int, str]],
     snapshot: list[Spot],
     card_px: float,
 ) -> list[int] | None:
     """The two hidden cards two arm tips lie on: the card nearest each tip (a hand's palm lies on
     its card, the fingers reach up to :data:`TIP_REACH` cards beyond), a different card for each
-    tip; ``None`` unless exactly two tips far enough apart to be two hands find cards."""
-    apart: list[tuple[np.ndarray, str]] = []
-    for tip, seat in tips:  # one hand's fingers make several tips close together: one counts
-        if all(float(np.linalg.norm(tip - other)) >= TIP_APART * card_px for other, _ in apart):
-            apart.append((tip, seat))
-    if len(apart) != 2:
-        return None
+    tip; ``None`` unless exactly two tips far enough apart to be two hands find cards (an arm
+    resting where no hidden card lies does not count)."""
+    apart: list[np.ndarray] = []
+    for tip, _seat, _since in tips:  # one hand's fingers make several tips close together: one counts
+        if all(float(np.linalg.norm(tip - other)) >= TIP_APART * card_px for other in apart):
+            apart.append(tip)
     chosen: list[int] = []
-    for tip, _seat in apart:
+    for tip in apart:
         best: tuple[float, int] | None = None
         for i in hidden:
             d = float(np.linalg.norm(snapshot[i].center - tip))
             if d <= TIP_REACH * card_px and (best is None or d < best[0]):
                 best = (d, i)
-        if best is not None and best[1] not in chosen:
-            chosen.append(best[1])
+        if best is None:
+            continue  # an arm resting where no hidden card lies
+        if best[1] in chosen:
+            return None
+        chosen.append(best[1])
     return sorted(chosen) if len(chosen) == 2 else None
 
 

@@ -21,8 +21,14 @@ The steps, all numpy / OpenCV:
 4. Candidates are reconciled: merged touching cards vs. one card with big prints (whichever is
    nearer the typical card size), prints and glare inside a card dropped, duplicates merged,
    sizes far from the typical card dropped.
+   With the learned segmenter (:mod:`vision.segmenter`, ``FinderConfig.segmenter``), its card
+   instances are a fourth source (:mod:`vision.cards.seg_candidates`; each quad first fitted to
+   the working image's edges) where the classical sources found nothing; optionally
+   (``seg_veto``) a classical candidate the segmenter sees as table is dropped.
 5. Corners are refined to subpixel on the full-resolution image (:mod:`vision.cards.refine`:
-   each side fitted to its edge; a printed outline counts as part of the card).
+   each side fitted to its edge; a printed outline counts as part of the card; a printed frame
+   inside a plain margin is moved out to the card's edge, the margin looked for in grey, then in
+   each colour channel).
 """
 
 from __future__ import annotations
@@ -35,7 +41,9 @@ import numpy as np
 
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
 from vision.cards.refine import outer_margin, refine_quad
+from vision.cards.seg_candidates import seg_instances
 from vision.cards.segment import colour_gradient, colour_gradient_magnitude, side_support, table_model_mask
+from vision.segmenter import Segmentation, Segmenter
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +85,22 @@ class FinderConfig:
     """Refine corners to subpixel on the full-resolution image."""
     outer_margin: bool = True
     """Move a quad found on a card's printed frame out to the card's edge (its plain margin)."""
+    colour_margin: bool = True
+    """When the grey image shows no margin, look for it in each colour channel."""
     min_confidence: float = 0.3
     """Detections below this are dropped."""
+    segmenter: bool = True
+    """Use the learned segmenter (``models/table_seg.onnx``; a missing file is an error)."""
+    seg_veto: float = 0.0
+    """A classical candidate whose mean card probability is below this is dropped (0: none; the
+    segmenter is trained on rendered frames only, and on the real SET photos it sees white cards
+    as table: a veto of 0.3 drops two thirds of them)."""
+    seg_fill_only: bool = True
+    """Segmenter candidates only where no classical candidate lies (IoU <= 0.3): on 48 held-out
+    rendered frames, letting them compete with the classical ones lost precision (0.51 against
+    0.59) for no recall."""
+    seg_refine: float = 1.2
+    """A segmenter quad's sides are first fitted to edges within this many map pixels (0: not)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -275,6 +297,39 @@ def _candidates(
     return out
 
 
+def _seg_candidates(
+    seg: Segmentation,
+    scale: float,
+    origin: tuple[int, int],
+    shape: tuple[int, int],
+    img_area: float,
+    cfg: FinderConfig,
+    grey: np.ndarray | None = None,
+) -> list[tuple[np.ndarray, float]]:
+    """Quads of the segmenter's card instances, in the working image's pixels (``grey``: the
+    working image, to fit each quad's sides to its edges)."""
+    out: list[tuple[np.ndarray, float]] = []
+    search = cfg.seg_refine * scale / max(seg.scale)
+    for inst in seg_instances(seg, scale=scale, origin=origin):
+        # The map is coarse and its corners round: the blob's hull quad and its smallest box, each
+        # fitted to the image's edges, are both guesses at the card.
+        guesses = [fit_quad(inst.outline), cv2.boxPoints(cv2.minAreaRect(inst.outline))]
+        kept: list[np.ndarray] = []
+        for k, quad in enumerate(guesses):
+            if quad is None:
+                continue
+            quad = order_quad(np.asarray(quad, np.float32))
+            if grey is not None and cfg.seg_refine > 0:
+                quad, _ = refine_quad(grey, quad, search_px=max(3.0, search))
+                quad = order_quad(quad)
+            s = _score(inst.area, quad, img_area, cfg)
+            if s <= 0 or _on_border(quad, shape) or any(np.abs(quad - q).max() <= 2.0 for q in kept):
+                continue
+            kept.append(quad)
+            out.append((quad, s * (1.0 if k == 0 else 0.95)))
+    return out
+
+
 def _mask_candidates(
     mask: np.ndarray, cut: np.ndarray, img_area: float, cfg: FinderConfig
 ) -> list[tuple[np.ndarray, float]]:
@@ -379,6 +434,7 @@ def find_cards(
     roi: tuple[int, int, int, int] | None = None,
     known: list[CardDetection] | None = None,
     colours: np.ndarray | None = None,
+    segmentation: Segmentation | None = None,
 ) -> list[CardDetection]:
     """Every card at least ~80 % visible in a BGR image, as quads in the image's pixels.
 
@@ -387,7 +443,9 @@ def find_cards(
     only on what changed. ``known``: cards whose pixels did not change since they were found
     (full-image coordinates); a candidate on one of them takes its quad without refining again.
     ``colours``: the table's colours (:func:`vision.cards.segment.table_colours` of the whole
-    frame); learned from the searched image's own border when not given.
+    frame); learned from the searched image's own border when not given. ``segmentation``: the
+    learned segmenter's maps of this frame (:meth:`vision.segmenter.Segmenter.segment`, run once
+    per frame by the pipeline); made here when not given and ``cfg.segmenter`` is on.
     """
     cfg = cfg or FinderConfig()
     if image is None or image.ndim != 3 or image.shape[2] != 3:
@@ -441,14 +499,26 @@ def find_cards(
     if cfg.edge_loops:
         # Regions enclosed by edges (a card's outline, the gaps around touching cards).
         sources.append(([(q, s * 0.9) for q, s in _candidates(cut, img_area, cfg, nested=True)], True))
+    seg = segmentation
+    if cfg.segmenter and seg is None:
+        seg = Segmenter.load().segment(image, frame_size=(w, h), offset=(ox, oy))
+    n_classical = sum(len(c) for c, _ in sources)
+    if seg is not None:
+        grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if cfg.seg_refine > 0 else None
+        seg_cands = _seg_candidates(seg, scale, (ox, oy), small.shape[:2], img_area, cfg, grey_small)
+        sources.append((seg_cands, False))
     # Edge support: a card's outline lies on strong gradient all round.
     band = cv2.dilate(mag, np.ones((9, 9), np.uint8))
     # How exactly a quad's sides lie on edges (ranks overlapping candidates: a card with its
     # cast shadow, or with the card beneath a pile's top card, is a worse fit than the card).
     tight = cv2.dilate(mag, np.ones((5, 5), np.uint8))
     supported = []
+    n_supported = 0
+    k = 0
     for cands, check_colour in sources:
         for q, s in cands:
+            k += 1
+            learned = k > n_classical
             sup = side_support(band, q, support_level)
             if sup.min() < cfg.min_side_support or sup.mean() < cfg.min_support:
                 continue
@@ -458,11 +528,25 @@ def find_cards(
                 and _fraction_inside(foreground, q) < cfg.min_foreground
             ):
                 continue
+            if (
+                seg is not None
+                and cfg.seg_veto > 0
+                and not learned
+                and seg.fraction(seg.card, q / scale + np.float32([ox, oy])) < cfg.seg_veto
+            ):
+                continue
+            if learned and cfg.seg_fill_only:
+                area = quad_area(q)
+                if any(_iou_fast(q, area, c, quad_area(c)) > 0.3 for c, _ in supported[:n_supported]):
+                    continue
             fit = float(side_support(tight, q, 1.5 * support_level).mean())
             supported.append((q, s * (0.5 + 0.5 * fit)))
+            if not learned:
+                n_supported = len(supported)
     cands = _dedupe(supported)
 
     full_grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if cfg.refine else None
+    channels: tuple[np.ndarray, ...] | None = None
     dets = []
     for q, s in cands:
         quad = q / scale if scale != 1.0 else q.copy()
@@ -483,6 +567,14 @@ def find_cards(
             if cfg.outer_margin:
                 # a printed frame found instead of the card's edge: the card's margin beyond
                 grown = outer_margin(full_grey, first)
+                if grown is None and cfg.colour_margin:
+                    # a margin of the table's brightness but not of its colour (cream on pale blue)
+                    if channels is None:
+                        channels = cv2.split(image)
+                    for ch in channels:
+                        grown = outer_margin(ch, first)
+                        if grown is not None:
+                            break
                 if grown is not None:
                     first, edge = refine_quad(full_grey, grown, search_px=2.0)
             quad = first

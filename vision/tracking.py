@@ -220,10 +220,13 @@ class CardTracker:
             for j, tr in enumerate(examined):
                 if j in used or tr.signature is None:
                     continue
-                if tr.state is CardState.VISIBLE and float(np.linalg.norm(quad_centre(tr.quad) - c)) > reach:
+                apart = float(np.linalg.norm(quad_centre(tr.quad) - c))
+                if tr.state is CardState.VISIBLE and apart > reach:
                     continue
                 dist = signature_distance(sig, tr.signature)
-                if dist <= cfg.look_threshold:
+                # Where the card was last known (put down where a hand carried it): more slack.
+                near = apart <= quad_diagonal(det.quad)
+                if dist <= cfg.look_threshold * (cfg.in_place_slack if near else 1.0):
                     look_pairs.append((dist, i, j))
         for _, i, j in sorted(look_pairs):
             if i in det_to_tr or j in used:

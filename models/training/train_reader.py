@@ -48,7 +48,7 @@ class ReaderConfig:
 
 
 CONFIGS = {
-    "full": ReaderConfig(steps=6000, val_crops=5000),
+    "full": ReaderConfig(steps=9000, val_crops=5000),
     "quick": ReaderConfig(steps=150, val_crops=400),
     "tiny": ReaderConfig(steps=3, batch=8, val_crops=24, width=32, height=48, widths=(8, 16)),
 }

@@ -272,3 +272,22 @@ def test_two_hands_are_judged_on_the_frame_they_land_one_arm_waits(tmp_path: Pat
     table2.show([cards[0], *covered], [arm])
     table2.show([cards[0], *covered], [arm])
     assert claims(live2) == 1
+
+
+def test_a_won_card_left_lying_until_taken_is_no_new_play(tmp_path: Path) -> None:
+    live, _ad, table = pile_game(tmp_path, third=P[0])  # Ana's new top matches the table card
+    covered = [
+        card(1, P[0], *MIDDLE, state=CardState.COVERED),
+        card(3, P[0], *BOTTOM, state=CardState.COVERED),
+    ]
+    table.slap(
+        [card(2, P[1], *TOP), *covered], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])]
+    )
+    assert live.entries[-1]["action"]["type"] == "claim" and live.entries[-1]["ruling"]["applies"]
+    # the won card still lies in the middle (its winner has not taken it yet): no play
+    table.settle([card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(4, P[2], *BOTTOM)])
+    assert not [e for e in live.entries if e["action"]["type"] == "play"][1:]
+    table.settle([card(2, P[1], *TOP), card(4, P[2], *BOTTOM)])  # taken away
+    table.settle([card(5, P[3], *MIDDLE), card(2, P[1], *TOP), card(4, P[2], *BOTTOM)])  # a new card there
+    plays = [e for e in live.entries if e["action"]["type"] == "play"]
+    assert len(plays) == 2 and plays[1]["action"]["player"] == 1, [e["action"] for e in live.entries]

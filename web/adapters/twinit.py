@@ -185,6 +185,8 @@ class TwinItAdapter(GameAdapter):
         if live.entries:
             self._restore()
         self.unplayed: list[np.ndarray] = []
+        self._leaving: list[np.ndarray] = []
+        """Where won table cards lay, until a stable view shows them gone."""
         """Centres of new table cards not played yet, oldest first."""
 
     # -- faces ---------------------------------------------------------------------------------
@@ -350,11 +352,14 @@ class TwinItAdapter(GameAdapter):
                 known.append(spot.center)
         # new cards in the middle, oldest first: each is the play of the player whose turn it is
         self._reveal_piles(snapshot)
+        # a won card still lying where it was until its winner takes it is no new play
+        self._leaving = [p for p in self._leaving if nearest(snapshot, p, tol) is not None]
         fresh = [
             s
             for s in snapshot
             if self.zone(s.center) is None
             and not any(np.linalg.norm(s.center - p) <= tol for p in self.table_at.values())
+            and not any(np.linalg.norm(s.center - p) <= tol for p in self._leaving)
         ]
         self.unplayed = [c for c in self.unplayed if any(np.linalg.norm(s.center - c) <= tol for s in fresh)]
         for spot in fresh:
@@ -690,7 +695,9 @@ class TwinItAdapter(GameAdapter):
             return
         for loc in locs:
             if "table" in loc:
-                self.table_at.pop(loc["table"], None)
+                at = self.table_at.pop(loc["table"], None)
+                if at is not None:
+                    self._leaving.append(at)
         state = self.live.snapshot_state()
         for seat, held in enumerate(state.get("captures", [])):
             spots = self.captures_at.get(seat, [])

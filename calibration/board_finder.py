@@ -399,10 +399,14 @@ def fit_lattice(
                 best = (score, cand)
     assert best is not None
     lat_to_rect = best[1]
+    segments = 1.0
+    if pattern == "lines":
+        lat_to_rect, segments = register_grid(rect, lat_to_rect, size, (px + py) / 2)
     lat_to_img = np.linalg.inv(img_to_rect) @ lat_to_rect
     lat_to_img /= lat_to_img[2, 2]
     full = dark_response(gray, _pitch_in_image(lat_to_img, size), pattern)
     evidence = lattice_evidence(full, lat_to_img, size, valid, gray)
+    log.debug("lattice evidence %.3f, grid segments %.3f", evidence, segments)
     inside = _inside_fraction(lat_to_img, size, quad)
     if inside < 0.9:
         log.debug("lattice leaves its outline (%.2f inside): rejected", inside)
@@ -412,6 +416,94 @@ def fit_lattice(
     ends = np.array([[[0, 0]], [[n, 0]], [[n, n]], [[0, n]]], np.float64)
     corners = cv2.perspectiveTransform(ends, lat_to_img).reshape(4, 2)
     return BoardLocation(size, lat_to_img, corners, evidence, (w, h))
+
+
+REGISTER_REACH = 2
+"""Whole pitches a grid's registration may move the fitted lattice along each axis."""
+REGISTER_MIN_SCORE = 0.7
+"""A registration moves the lattice only when the moved one's segment score reaches this ..."""
+REGISTER_MIN_GAIN = 0.1
+"""... and beats the unmoved one's by this much."""
+OUTSIDE_AT = 0.62
+"""Where a grid's missing outer segments are looked for: this far (in pitches) past its outermost
+lines, beyond the edge of a stone on them (radius under 0.5) and short of the board's edge."""
+
+
+def grid_segment_score(
+    h_lines: np.ndarray,
+    v_lines: np.ndarray,
+    lat_to_img: np.ndarray,
+    size: int,
+    levels: tuple[float, float] | None = None,
+) -> tuple[float, tuple[float, float]]:
+    """How well a Go grid's segments explain a lattice placement, and the line levels used.
+
+    Per axis: the fraction of segments between neighbouring points that show a line, less twice
+    the fraction of places just past the outermost points (along the same rows and columns) that
+    show one; the mean of the two axes. ``h_lines`` / ``v_lines`` respond to horizontal /
+    vertical dark lines only; a line shows where the response passes its ``levels`` (by default
+    0.4 of the median over this placement's segments; pass one placement's levels to compare
+    others fairly). A lattice one pitch off along x keeps all its horizontal segments but one
+    column of them lies in the board's margin, and the grid's own last column lies outside it;
+    the board's frame (an edge across that axis) does not look like a horizontal segment. The
+    same holds along y."""
+    n = size
+    idx = np.arange(n, dtype=np.float64)
+    mid = np.arange(n - 1, dtype=np.float64) + 0.5
+    out = np.array([-OUTSIDE_AT, n - 1 + OUTSIDE_AT])
+    h, w = h_lines.shape
+
+    def sample(resp: np.ndarray, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
+        pts = np.stack(np.meshgrid(us, vs), -1).reshape(-1, 1, 2)
+        img = cv2.perspectiveTransform(pts, lat_to_img).reshape(-1, 2)
+        inside = (img[:, 0] >= 0) & (img[:, 0] < w) & (img[:, 1] >= 0) & (img[:, 1] < h)
+        xi = np.clip(np.round(img[:, 0]).astype(int), 0, w - 1)
+        yi = np.clip(np.round(img[:, 1]).astype(int), 0, h - 1)
+        return np.where(inside, resp[yi, xi], 0.0)
+
+    h_in, h_out = sample(h_lines, mid, idx), sample(h_lines, out, idx)
+    v_in, v_out = sample(v_lines, idx, mid), sample(v_lines, idx, out)
+    if levels is None:
+        levels = (max(4.0, 0.4 * float(np.median(h_in))), max(4.0, 0.4 * float(np.median(v_in))))
+    lh, lv = levels
+    score_h = (h_in > lh).mean() - 2.0 * (h_out > lh).mean()
+    score_v = (v_in > lv).mean() - 2.0 * (v_out > lv).mean()
+    return float(score_h + score_v) / 2, levels
+
+
+def register_grid(
+    gray: np.ndarray, lat_to_img: np.ndarray, size: int, pitch: float
+) -> tuple[np.ndarray, float]:
+    """The fitted Go lattice moved by the whole pitches (up to :data:`REGISTER_REACH` a side)
+    that best match the grid's segments (:func:`grid_segment_score`).
+
+    The lattice's shape (pitch, perspective) is found from its points, which a lattice shifted by
+    a pitch fits about as well (the board's frame, about a pitch past the outermost lines, reads
+    like one more line); the segments between the points tell where the grid starts and ends."""
+    k = max(3, round(1.2 * pitch) | 1)
+    # A black-hat along y keeps dark features thin across y: horizontal lines (and stones).
+    h_lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
+    v_lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+    # A line is found within a pixel or two of where the fitted lattice puts it.
+    grow = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    h_lines = cv2.dilate(h_lines, grow).astype(np.float32)
+    v_lines = cv2.dilate(v_lines, grow).astype(np.float32)
+    here, levels = grid_segment_score(h_lines, v_lines, lat_to_img, size)
+    best = (-np.inf, lat_to_img)
+    for dx in range(-REGISTER_REACH, REGISTER_REACH + 1):
+        for dy in range(-REGISTER_REACH, REGISTER_REACH + 1):
+            shift = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], np.float64)
+            cand = lat_to_img @ shift
+            cand = cand / cand[2, 2]
+            # Ties go to the smallest move.
+            score = grid_segment_score(h_lines, v_lines, cand, size, levels)[0] - 1e-3 * (abs(dx) + abs(dy))
+            if score > best[0]:
+                best = (score, cand)
+    if best[0] < REGISTER_MIN_SCORE or best[0] < here + REGISTER_MIN_GAIN:
+        # The segments do not say clearly (a lens bends the grid away from any homography,
+        # glare hides the lines): the lattice stays where its points put it.
+        return lat_to_img, here
+    return best[1], float(best[0])
 
 
 def _inside_fraction(lat_to_img: np.ndarray, size: int, quad: np.ndarray) -> float:

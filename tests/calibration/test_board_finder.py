@@ -1,0 +1,60 @@
+"""The board finder registers a Go grid on its own lines, not one pitch off onto the board's frame."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.board_finder import find_board, register_grid
+from vision.board.reader import BoardReader
+from vision.board.spec import BoardSpec
+from vision.render.board import compositor_board_scene, random_go_position, render_board_texture
+
+
+def _texture_lattice(seed: int, n_stones: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """A rendered Go board texture (gray, at half scale), its true lattice -> px homography, pitch."""
+    stones = random_go_position(random.Random(seed), n_stones)
+    tex, truth = render_board_texture("go", stones, style=seed % 3)
+    scale = 0.5 * truth.px_per_mm
+    gray = cv2.cvtColor(
+        cv2.resize(tex, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
+    )
+    geo = truth.geometry
+    pitch = geo.pitch_mm * scale
+    origin = geo.margin_mm * scale - 0.25  # pixel centres of the half-scale image
+    hom = np.array([[pitch, 0, origin], [0, pitch, origin], [0, 0, 1]], np.float64)
+    # Seen from a little off the vertical: a mild perspective.
+    tilt = np.array([[1.0, 0.03, 0], [0.02, 1.0, 0], [1e-4, -5e-5, 1.0]])
+    side = gray.shape[1]
+    return cv2.warpPerspective(gray, tilt, (side, side), flags=cv2.INTER_AREA), tilt @ hom, pitch
+
+
+@pytest.mark.parametrize(("seed", "n_stones"), [(1, 0), (2, 60), (3, 200)])
+@pytest.mark.parametrize(("dx", "dy"), [(1, 0), (-1, 0), (0, 1), (0, -2), (-1, 1), (0, 0)])
+def test_grid_registration_undoes_a_whole_pitch_shift(seed: int, n_stones: int, dx: int, dy: int) -> None:
+    gray, true_h, pitch = _texture_lattice(seed, n_stones)
+    shifted = true_h @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], np.float64)
+    got, score = register_grid(gray, shifted, 19, pitch)
+    assert score > 0.8
+    pts = np.array([[[0, 0]], [[18, 0]], [[18, 18]], [[0, 18]]], np.float64)
+    err = cv2.perspectiveTransform(pts, got) - cv2.perspectiveTransform(pts, true_h)
+    assert np.abs(err).max() < 0.1 * pitch
+
+
+def test_go_board_with_frame_a_pitch_outside_is_found_on_its_grid() -> None:
+    """The bench's Go render (seed 1, first board) was once found one column off: the board's frame
+    lies about a pitch past the outermost line and read as one more line."""
+    rng = random.Random(1)
+    stones = random_go_position(rng, rng.randint(0, 250))
+    tex, truth = render_board_texture("go", stones, style=rng.randrange(3))
+    scene = compositor_board_scene(rng.randrange(1 << 30), tex, truth, 1280, 720)
+    spec = BoardSpec.go()
+    loc = find_board(scene.image, 19, valid=spec.valid_mask(), pattern="lines")
+    # The scene's truth ignores lens distortion (a few px); a pitch off is ~30 px.
+    err = np.linalg.norm(loc.holes_px() - scene.holes_px(), axis=-1)
+    assert np.median(err) < 0.3 * loc.pitch_px()
+    matrix = BoardReader(spec, loc).read(scene.image).matrix
+    assert (matrix == truth.pegs).mean() > 0.99

@@ -8,6 +8,10 @@
    profile gives the pitch and offset (the board's margin is not assumed).
 3. Refinement: each lattice point is re-centred on its dark blob and a homography from lattice
    coordinates (column, row) to the image is fitted with RANSAC.
+   A Go grid (``pattern="lines"``) is then registered on its segments: its points alone fit a
+   lattice one pitch off about as well (the board's frame, about a pitch past the outermost
+   lines, reads as one more line), so the lattice is moved by the whole pitches that put lines
+   between its neighbouring points and none past its outermost ones (:func:`register_grid`).
 4. Evidence: the fraction of lattice points darker than the surrounding cell centres. A wrong
    lattice scores about one half; a real board close to one.
 
@@ -401,7 +405,10 @@ def fit_lattice(
     lat_to_rect = best[1]
     segments = 1.0
     if pattern == "lines":
-        lat_to_rect, segments = register_grid(rect, lat_to_rect, size, (px + py) / 2)
+        moved, segments = register_grid(rect, lat_to_rect, size, (px + py) / 2)
+        if moved is not lat_to_rect:
+            # The points were fitted with one row or column on the frame: fit them again.
+            lat_to_rect = _refine(resp, moved, size, (px + py) / 2)
     lat_to_img = np.linalg.inv(img_to_rect) @ lat_to_rect
     lat_to_img /= lat_to_img[2, 2]
     full = dark_response(gray, _pitch_in_image(lat_to_img, size), pattern)

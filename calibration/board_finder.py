@@ -310,6 +310,7 @@ def lattice_evidence(
     valid: np.ndarray | None = None,
     gray: np.ndarray | None = None,
     counts: bool = False,
+    registered: float = 0.0,
 ) -> float:
     """Fraction of lattice points whose response beats the mean of their four cell centres.
 
@@ -317,7 +318,11 @@ def lattice_evidence(
     to compare candidate alignments of one image, where more confirmed points win.
 
     Points that look like nothing (under a hand) or brighter than their cells (a white stone)
-    neither confirm nor refute the lattice; at least half the points must decide."""
+    neither confirm nor refute the lattice; at least half the points must decide.
+
+    ``registered`` (0..1): how surely the lattice's placement is known otherwise (a Go grid's
+    segments): the outer ring's penalty goes no lower (a busy table or the board's frame just
+    outside can look like a ring of holes)."""
     v, u = np.mgrid[0:size, 0:size].astype(np.float64)
     pts = np.stack([u, v], -1)
     offs = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
@@ -345,7 +350,7 @@ def lattice_evidence(
     ring = outer_ring_holes(resp, lat_to_img, size, typical)
     if counts:
         return pos / max(total, 1) - 0.5 * ring
-    return inner * max(0.0, 1.0 - 3.0 * ring)
+    return inner * max(registered, 1.0 - 3.0 * ring, 0.0)
 
 
 def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int, typical: float = 0.0) -> float:
@@ -403,7 +408,7 @@ def fit_lattice(
                 best = (score, cand)
     assert best is not None
     lat_to_rect = best[1]
-    segments = 1.0
+    segments = 0.0
     if pattern == "lines":
         moved, segments = register_grid(rect, lat_to_rect, size, (px + py) / 2)
         if moved is not lat_to_rect:
@@ -412,7 +417,9 @@ def fit_lattice(
     lat_to_img = np.linalg.inv(img_to_rect) @ lat_to_rect
     lat_to_img /= lat_to_img[2, 2]
     full = dark_response(gray, _pitch_in_image(lat_to_img, size), pattern)
-    evidence = lattice_evidence(full, lat_to_img, size, valid, gray)
+    # Lines between the points and none past the outermost ones place a grid for sure.
+    registered = float(np.clip((segments - SEGMENTS_SURE[0]) / (SEGMENTS_SURE[1] - SEGMENTS_SURE[0]), 0, 1))
+    evidence = lattice_evidence(full, lat_to_img, size, valid, gray, registered=registered)
     log.debug("lattice evidence %.3f, grid segments %.3f", evidence, segments)
     inside = _inside_fraction(lat_to_img, size, quad)
     if inside < 0.9:
@@ -431,6 +438,9 @@ REGISTER_MIN_SCORE = 0.7
 """A registration moves the lattice only when the moved one's segment score reaches this ..."""
 REGISTER_MIN_GAIN = 0.1
 """... and beats the unmoved one's by this much."""
+SEGMENTS_SURE = (0.6, 0.9)
+"""A Go grid's segment score from which on (to which) its placement is taken as (fully) sure,
+whatever the ring just outside it looks like."""
 OUTSIDE_AT = 0.62
 """Where a grid's missing outer segments are looked for: this far (in pitches) past its outermost
 lines, beyond the edge of a stone on them (radius under 0.5) and short of the board's edge."""

@@ -44,13 +44,19 @@ def test_grid_registration_undoes_a_whole_pitch_shift(seed: int, n_stones: int, 
     assert np.abs(err).max() < 0.1 * pitch
 
 
-def test_go_board_with_frame_a_pitch_outside_is_found_on_its_grid() -> None:
-    """The bench's Go render (seed 1, first board) was once found one column off: the board's frame
-    lies about a pitch past the outermost line and read as one more line."""
-    rng = random.Random(1)
-    stones = random_go_position(rng, rng.randint(0, 250))
-    tex, truth = render_board_texture("go", stones, style=rng.randrange(3))
-    scene = compositor_board_scene(rng.randrange(1 << 30), tex, truth, 1280, 720)
+@pytest.mark.parametrize(("seed", "board"), [(1, 0), (16, 0)])
+def test_go_board_is_found_on_its_grid(seed: int, board: int) -> None:
+    """Go renders as the bench draws them. Seed 1's first board was once found one column off
+    (the board's frame lies about a pitch past the outermost line and read as one more line);
+    seed 16's was not found (a checked tablecloth just past the frame looked like holes one pitch
+    outside the lattice)."""
+    rng = random.Random(seed)
+    for _ in range(board + 1):
+        stones = random_go_position(rng, rng.randint(0, 250))
+        style = rng.randrange(3)
+        tex, truth = render_board_texture("go", stones, style=style)
+        scene_seed = rng.randrange(1 << 30)
+    scene = compositor_board_scene(scene_seed, tex, truth, 1280, 720)
     spec = BoardSpec.go()
     loc = find_board(scene.image, 19, valid=spec.valid_mask(), pattern="lines")
     # The scene's truth ignores lens distortion (a few px); a pitch off is ~30 px.

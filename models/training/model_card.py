@@ -61,9 +61,17 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
         lines += [
             "Number and colour reader for The Mind, Trio and Line-it. `reader.onnx` gives logits of 103",
             "number classes (1..100, bets +3/+4/+5) and of the colour classes (none, Line-it's 4 suits,",
-            "Trio's 12 colours); the deck masks the classes it cannot hold. Confidence = softmax(number) x",
-            f"softmax(colour) at temperature {meta['temperature']:.3f}; a read under",
-            f"{meta['confidence_threshold']:.6f} is uncertain.",
+            "Trio's 12 colours); the deck masks the classes it cannot hold."
+            + (
+                " Each card is read as given and turned a half turn, the two sets of logits averaged"
+                " (`models/reader_decode.py`)."
+                if meta.get("half_turns")
+                else ""
+            ),
+            "Confidence = softmax(number) at temperature"
+            f" {meta['temperature']:.3f}, times softmax(colour) for Line-it's suit (Trio's colour follows"
+            f" from the number: one colour per value); a read under {meta['confidence_threshold']:.6f} is"
+            " uncertain.",
         ]
     lines += [
         "",

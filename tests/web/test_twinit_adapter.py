@@ -249,14 +249,16 @@ def claims(live) -> int:
     return sum(1 for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim")
 
 
-def test_two_hands_are_judged_on_the_frame_they_land_one_arm_waits(tmp_path: Path) -> None:
+def test_two_hands_are_judged_on_the_next_frame_one_arm_waits(tmp_path: Path) -> None:
     from vision.observation import HandObservation, Seat
 
     live, _ad, table = pile_game(tmp_path)
     cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
     covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
     hands = [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])]
-    table.show([cards[0], *covered], hands)  # the hands land on exactly these two cards: judged
+    table.show([cards[0], *covered], hands)  # the hands land on exactly these two cards
+    assert claims(live) == 0
+    table.show([cards[0], *covered], hands)  # the next frame (0.1 s) confirms: judged
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
     for _ in range(6):
         table.show([cards[0], *covered], hands)
@@ -291,3 +293,16 @@ def test_a_won_card_left_lying_until_taken_is_no_new_play(tmp_path: Path) -> Non
     table.settle([card(5, P[3], *MIDDLE), card(2, P[1], *TOP), card(4, P[2], *BOTTOM)])  # a new card there
     plays = [e for e in live.entries if e["action"]["type"] == "play"]
     assert len(plays) == 2 and plays[1]["action"]["player"] == 1, [e["action"] for e in live.entries]
+
+
+def test_one_arm_over_two_different_cards_asks_the_table_rather_than_penalise(tmp_path: Path) -> None:
+    from vision.observation import HandObservation, Seat
+
+    live, _ad, table = pile_game(tmp_path)
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    arm = HandObservation(7, Seat("top"), (1, 2), (600, 0, 80, 400))
+    for _ in range(7):
+        table.show([*covered, card(3, P[1], *BOTTOM)], [arm])
+    assert claims(live) == 0 and len(live.questions) == 1
+    (question,) = live.questions.values()
+    assert question["evidence"]["p_same"] < 0.5

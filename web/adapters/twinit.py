@@ -512,7 +512,7 @@ class TwinItAdapter(GameAdapter):
         hold = TWO_HANDS_HOLD_S if tipped is not None else HOLD_S
         confirm = CONFIRM_FRAMES
         if tipped is not None and len(hidden) == 2:
-            hold, confirm = 0.0, 0  # exactly the two cards under two arms that just landed
+            hold = 0.0  # exactly the two cards under two arms that just landed: the next frame
         if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
             return
         self._claimed = places
@@ -522,9 +522,10 @@ class TwinItAdapter(GameAdapter):
         spots = [snapshot[i] for i in pair]
         # the claimed cards leave the snapshot: carrying them away is not another claim
         self.stable.snapshot = [s for i, s in enumerate(snapshot) if i not in pair]
-        # two cards picked among more by the arms' tips: a penalty from them is the table's call
-        by_tips = tipped is not None and len(hidden) > 2
-        self._claim(spots, [hidden[i][1] for i in pair], self._pending[1], sure_cards=not by_tips)
+        # a penalty only for the very two cards two arm tips lie on; cards picked among more, or
+        # under arms vision cannot tell apart, may not be the claimed ones: the table's call
+        sure_cards = tipped is not None and len(hidden) == 2
+        self._claim(spots, [hidden[i][1] for i in pair], self._pending[1], sure_cards=sure_cards)
 
     def _tips(self, obs: TableObservation, mono: float) -> list[Tip]:
         """Arm tips from the hands' mask; without one, each hand box's far end."""

@@ -131,7 +131,7 @@ class TablePipeline:
         x, y, bw, bh = cv2.boundingRect(pts)
         x0, y0, x1, y1 = x * f, y * f, (x + bw) * f, (y + bh) * f
         diag = [quad_diagonal(t.quad) for t in self.tracker.on_table()]
-        margin = 0.45 * (float(np.median(diag)) if diag else 0.1 * max(h, w)) + 2 * f
+        margin = 0.6 * (float(np.median(diag)) if diag else 0.1 * max(h, w)) + 2 * f
         x0, y0, x1, y1 = x0 - margin, y0 - margin, x1 + margin, y1 + margin
         for _ in range(1):  # grow to take in every card the region touches
             for t in self.tracker.on_table():

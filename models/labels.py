@@ -58,3 +58,16 @@ def colour_classes(deck: str, number_cls: int) -> tuple[int, int] | None:
     if deck == "trio":
         return 1 + len(SUITS), len(COLOUR_CLASSES)
     return None
+
+
+def deck_identities(deck: str) -> list[str]:
+    """Every identity of a number deck, in deck order (Line-it's suits cycle; its bets come last)."""
+    if deck == "themind":
+        return [f"themind:{n}" for n in range(1, 101)]
+    if deck == "trio":
+        return [f"trio:{n}" for n in range(1, 13)]
+    if deck == "lineit":
+        return [f"lineit:{n}:{SUITS[(n - 1) % 4]}" for n in range(1, 101)] + [
+            f"lineit:bet:+{b}" for b in (3, 4, 5)
+        ]
+    raise ValueError(f"deck {deck!r}: expected one of ('themind', 'trio', 'lineit')")

@@ -13,7 +13,7 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from models.labels import SUITS
+from models.labels import deck_identities
 
 PALETTE = (
     (40, 40, 220),  # red (BGR)
@@ -271,13 +271,7 @@ class ProceduralNumberDeck:
         """With free colours each card gets random paper and ink: its colour class means nothing."""
         self.style = style
         self.size = size_px
-        if deck == "themind":
-            self.identities = [f"themind:{n}" for n in range(1, 101)]
-        elif deck == "trio":
-            self.identities = [f"trio:{n}" for n in range(1, 13)]
-        else:
-            self.identities = [f"lineit:{n}:{SUITS[(n - 1) % 4]}" for n in range(1, 101)]
-            self.identities += [f"lineit:bet:+{b}" for b in (3, 4, 5)]
+        self.identities = deck_identities(deck)
         self._cache: dict[str, np.ndarray] = {}
 
     def image(self, identity: str) -> np.ndarray:

@@ -19,7 +19,7 @@ import colorsys
 import cv2
 import numpy as np
 
-from models.labels import SUITS, TRIO_COLOUR_NAMES
+from models.labels import SUITS, TRIO_COLOUR_NAMES, deck_identities
 
 FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -183,13 +183,7 @@ class VariedNumberDeck:
         self.name = f"varied-{deck}-{seed}"
         self.colour_known = colour_known
         self.rng = np.random.default_rng([seed, 7331])
-        if deck == "themind":
-            self.identities = [f"themind:{n}" for n in range(1, 101)]
-        elif deck == "trio":
-            self.identities = [f"trio:{n}" for n in range(1, 13)]
-        else:
-            self.identities = [f"lineit:{n}:{SUITS[(n - 1) % 4]}" for n in range(1, 101)]
-            self.identities += [f"lineit:bet:+{b}" for b in (3, 4, 5)]
+        self.identities = deck_identities(deck)
 
     def image(self, identity: str) -> np.ndarray:
         return draw_varied_face(identity, self.rng)

@@ -34,7 +34,7 @@ The steps, all numpy / OpenCV:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -42,7 +42,14 @@ import numpy as np
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
 from vision.cards.refine import outer_margin, refine_quad
 from vision.cards.seg_candidates import seg_instances
-from vision.cards.segment import colour_gradient, colour_gradient_magnitude, side_support, table_model_mask
+from vision.cards.segment import (
+    colour_gradient,
+    colour_gradient_magnitude,
+    side_support,
+    table_colours,
+    table_model_mask,
+)
+from vision.cards.snap import SnapConfig, snap_quad
 from vision.segmenter import Segmentation, Segmenter
 
 log = logging.getLogger(__name__)
@@ -101,6 +108,9 @@ class FinderConfig:
     0.59) for no recall."""
     seg_refine: float = 1.2
     """A segmenter quad's sides are first fitted to edges within this many map pixels (0: not)."""
+    snap: SnapConfig | None = field(default_factory=SnapConfig)
+    """After refining, snap each side to the card's outer edge (card inside, table outside:
+    :mod:`vision.cards.snap`); ``None``: not."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -368,6 +378,24 @@ def _contained(inner: np.ndarray, a_in: float, outer: np.ndarray, a_out: float) 
     return float(inter) > 0.8 * a_in
 
 
+MERGED_COVER = 0.8
+"""A quad that two or more distinct candidates inside it cover this much of is merged cards (a
+card's prints inside its margin cover less), whatever the typical card size says."""
+
+
+def _covered_fraction(outer: np.ndarray, inner: list[np.ndarray]) -> float:
+    """The fraction of ``outer``'s area that the ``inner`` quads cover together."""
+    x, y, w, h = cv2.boundingRect(np.round(outer).astype(np.int32))
+    shift = np.float32([x, y])
+    base = np.zeros((h + 1, w + 1), np.uint8)
+    cv2.fillConvexPoly(base, np.round((outer - shift) * 4).astype(np.int32), 255, cv2.LINE_8, 2)
+    union = np.zeros_like(base)
+    for q in inner:
+        cv2.fillConvexPoly(union, np.round((q - shift) * 4).astype(np.int32), 255, cv2.LINE_8, 2)
+    total = cv2.countNonZero(base)
+    return cv2.countNonZero(cv2.bitwise_and(base, union)) / total if total else 0.0
+
+
 def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
     a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical."""
@@ -386,15 +414,17 @@ def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, flo
     # touching cards merged: keep whichever is nearer the typical card size.
     spans_two = np.zeros(n, bool)
     for j in range(n):
-        inner = [i for i in range(n) if inside[i, j] and areas[i] >= 0.15 * areas[j]]
         distinct: list[int] = []
-        for i in sorted(inner, key=lambda i: -areas[i]):
+        for i in sorted((i for i in range(n) if inside[i, j]), key=lambda i: -areas[i]):
             if all(_iou_fast(cands[i][0], areas[i], cands[k][0], areas[k]) < 0.5 for k in distinct):
                 distinct.append(i)
-        if len(distinct) < 2 or typical <= 0:
-            continue
-        inner_size = float(np.mean([areas[i] for i in distinct]))
-        spans_two[j] = abs(np.log(inner_size / typical)) < abs(np.log(areas[j] / typical))
+        big = [i for i in distinct if areas[i] >= 0.15 * areas[j]]
+        if len(big) >= 2 and typical > 0:
+            inner_size = float(np.mean([areas[i] for i in big]))
+            spans_two[j] = abs(np.log(inner_size / typical)) < abs(np.log(areas[j] / typical))
+        # several cards side by side that fill the quad: merged, whatever the typical size says
+        if not spans_two[j] and len(distinct) >= 2:
+            spans_two[j] = _covered_fraction(cands[j][0], [cands[i][0] for i in distinct]) >= MERGED_COVER
     keep = [i for i in range(n) if not spans_two[i]]
     # A blob inside a card (its print, a glare patch) is not a card.
     keep = [i for i in keep if not any(inside[i, j] for j in keep)]
@@ -491,6 +521,8 @@ def find_cards(
         # Not table-coloured: what a card must mostly be.
         # (at half resolution: it is a coarse cue, and the HSV histogram work is the costly part)
         half = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        if colours is None:
+            colours = table_colours(half)
         foreground = cv2.resize(
             table_model_mask(half, colours), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
         )
@@ -579,6 +611,8 @@ def find_cards(
                     first, edge = refine_quad(full_grey, grown, search_px=2.0)
             quad = first
             conf = s * (0.6 + 0.4 * edge)
+        if cfg.snap is not None:
+            quad, _ = snap_quad(image, quad, colours, cfg.snap)
         if conf >= cfg.min_confidence:
             dets.append(CardDetection(order_quad(quad + np.float32([ox, oy])), float(conf)))
     log.debug("found %d cards in %dx%d (roi %s)", len(dets), w, h, roi)

@@ -3,6 +3,12 @@
 The identity models live in ``vision``; this module takes them as arguments (anything with the
 methods below), so calibration stays below vision in the package arrows. The report lists the
 cards that could not be used and, for Twin It, which patterns appear 1, 2 or 3 times.
+
+The Twin It deck check compares cards pairwise. A full deck (270 faces, 36 315 pairs, each pair
+scored by the judge's head at every relative turn and view) would take minutes, so when the
+judge's signatures expose their feature maps (``turns``: one (C, H, W) map per symmetric turn),
+each card is scored only against its ``SHORTLIST`` nearest cards by a cheap distance (cosine of
+the maps pooled to 4 x 4 cells, best over the turns); every other pair counts as different.
 """
 
 from __future__ import annotations
@@ -23,6 +29,10 @@ log = logging.getLogger(__name__)
 MIN_SIDE_PX = 24
 MIN_SHARPNESS = 4.0
 """Variance of the Laplacian of the grey crop at 96 px: below it, the crop is too blurred."""
+SHORTLIST = 48
+"""Twin It deck check: the judge scores each card against this many nearest cards (by pooled maps).
+On rendered full decks the pairs the judge calls same or uncertain lie within the nearest 34."""
+POOL_CELLS = 4
 
 
 class PatternJudgeLike(Protocol):
@@ -128,17 +138,56 @@ def enroll(
     return report(deck, judge, reader)
 
 
+def _pooled_turns(maps: np.ndarray, cells: int) -> np.ndarray:
+    """(turns, C * cells * cells) unit vectors: each turn's (C, H, W) map averaged in cells x cells blocks."""
+    t, c, h, w = maps.shape
+    if h % cells or w % cells:
+        cells = 1
+    x = maps.reshape(t, c, cells, h // cells, cells, w // cells).mean(axis=(3, 5)).reshape(t, -1)
+    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9)
+
+
+def candidate_pairs(sigs: list[Any], shortlist: int | None = SHORTLIST) -> list[tuple[int, int]]:
+    """Pairs (i < j) of signatures for the judge to score: every pair, or (when the signatures expose
+    their turn maps and there are more than ``shortlist`` + 1 of them) each card's ``shortlist``
+    nearest cards by the cosine of pooled maps, best over the second card's turns."""
+    n = len(sigs)
+    every = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    if shortlist is None or n <= shortlist + 1:
+        return every
+    maps = [getattr(s, "turns", None) for s in sigs]
+    if any(not isinstance(m, np.ndarray) or m.ndim != 4 for m in maps):
+        return every
+    if len({m.shape[1:] for m in maps}) != 1:
+        return every
+    pooled = [_pooled_turns(np.asarray(m, np.float32), POOL_CELLS) for m in maps]
+    upright = np.stack([p[0] for p in pooled])
+    sim = np.full((n, n), -np.inf, np.float32)
+    for k in range(max(len(p) for p in pooled)):
+        sim = np.maximum(sim, upright @ np.stack([p[k % len(p)] for p in pooled]).T)
+    sim = np.maximum(sim, sim.T)
+    np.fill_diagonal(sim, -np.inf)
+    near = np.argpartition(-sim, shortlist - 1, axis=1)[:, :shortlist]
+    keep = {(min(i, int(j)), max(i, int(j))) for i in range(n) for j in near[i]}
+    return sorted(keep)
+
+
 def report(
-    deck: EnrolledDeck, judge: PatternJudgeLike | None = None, reader: ReaderLike | None = None
+    deck: EnrolledDeck,
+    judge: PatternJudgeLike | None = None,
+    reader: ReaderLike | None = None,
+    shortlist: int | None = SHORTLIST,
 ) -> EnrollReport:
-    """Check the whole enrolled deck (all its stored references)."""
+    """Check the whole enrolled deck (all its stored references). ``shortlist=None``: the judge
+    scores every pair of Twin It cards."""
     unreadable = sorted((cid, c.problem) for cid, c in deck.cards.items() if not c.readable)
     ok = deck.readable_ids()
     if deck.deck == "twinit":
         if judge is None or not ok:
             return EnrollReport(deck.deck, len(deck.cards), unreadable)
         sigs = judge.signatures([deck.reference(cid) for cid in ok])
-        pairs = [(i, j) for i in range(len(ok)) for j in range(i + 1, len(ok))]
+        pairs = candidate_pairs(sigs, shortlist)
+        log.info("deck check: the judge scores %d of %d pairs", len(pairs), len(ok) * (len(ok) - 1) // 2)
         p = judge.p_same_many([(sigs[i], sigs[j]) for i, j in pairs]) if pairs else np.zeros(0)
         uf = _UnionFind(len(ok))
         uncertain = []

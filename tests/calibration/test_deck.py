@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
 from calibration.deck import EnrolledDeck
-from calibration.enroll import crop_problem, enroll
+from calibration.enroll import candidate_pairs, crop_problem, enroll, report
 from calibration.errors import InputError
 from vision.identity import NumberReader, PatternJudge
 from vision.identity.rendered_enrolment import rendered_deck_crops
@@ -102,3 +104,71 @@ def _groups(found: dict[str, str]) -> dict[str, list[str]]:
     for cid, ident in found.items():
         out.setdefault(ident, []).append(cid)
     return out
+
+
+class _MapJudge:
+    """A stand-in judge whose signature is the crop itself at its 4 quarter turns (C, H, W maps) and
+    whose p_same is the best-turn cosine of the full maps; it counts the pairs it scores."""
+
+    same_at = 0.9
+    different_below = 0.2
+
+    def __init__(self) -> None:
+        self.scored = 0
+
+    def signatures(self, crops: list[np.ndarray]) -> list[SimpleNamespace]:
+        out = []
+        for c in crops:
+            m = c.astype(np.float32).transpose(2, 0, 1) - 127.5
+            turns = np.stack([np.rot90(m, k, axes=(1, 2)) for k in range(4)])
+            out.append(SimpleNamespace(turns=turns / np.linalg.norm(turns[0])))
+        return out
+
+    def p_same_many(self, pairs: list[tuple[SimpleNamespace, SimpleNamespace]]) -> np.ndarray:
+        self.scored += len(pairs)
+        cos = [max(float(np.sum(a.turns[0] * b.turns[k])) for k in range(4)) for a, b in pairs]
+        return 1.0 / (1.0 + np.exp(-80.0 * (np.asarray(cos) - 0.94)))
+
+
+def _pattern_deck(tmp_path: Path, n_patterns: int = 40) -> EnrolledDeck:
+    """Patterns appearing 1, 2 or 3 times, each copy at a random quarter turn with a little noise;
+    every other pattern is a near duplicate of the one before (one or two of its 16 cells changed)."""
+    rng = np.random.default_rng(3)
+    deck = EnrolledDeck.create(tmp_path / "maps", "twinit")
+    cells = rng.integers(0, 256, size=(4, 4, 3)).astype(np.float32)
+    for p in range(n_patterns):
+        if p % 2 == 0:
+            cells = rng.integers(0, 256, size=(4, 4, 3)).astype(np.float32)
+        else:
+            for _ in range(1 + p % 4 // 2):
+                cells[rng.integers(4), rng.integers(4)] = rng.integers(0, 256, size=3)
+        base = cv2.resize(cells, (16, 16), interpolation=cv2.INTER_NEAREST)
+        for copy in range(1 + p % 3):
+            img = np.rot90(base, int(rng.integers(4))) + rng.normal(0, 12, size=base.shape)
+            deck.put(f"p{p:02d}c{copy}", np.clip(img, 0, 255).astype(np.uint8))
+    return deck
+
+
+def test_the_deck_check_scores_a_shortlist_and_finds_what_every_pair_finds(tmp_path: Path) -> None:
+    deck = _pattern_deck(tmp_path)
+    fast_judge, full_judge = _MapJudge(), _MapJudge()
+    fast = report(deck, fast_judge, shortlist=8)
+    full = report(deck, full_judge, shortlist=None)
+    n = len(deck.cards)
+    assert full_judge.scored == n * (n - 1) // 2
+    assert fast_judge.scored < full_judge.scored / 4
+    assert full.uncertain_pairs and full.multiplicities["2"] and full.multiplicities["3"]
+    assert fast.groups == full.groups
+    assert fast.multiplicities == full.multiplicities
+    assert fast.uncertain_pairs == full.uncertain_pairs
+    # the near duplicates make the check hard enough: a list of 2 nearest cards is too short
+    assert report(deck, _MapJudge(), shortlist=2).uncertain_pairs != full.uncertain_pairs
+
+
+def test_signatures_without_maps_are_scored_all_pairs() -> None:
+    sigs = [SimpleNamespace() for _ in range(30)]
+    assert len(candidate_pairs(sigs, 8)) == 30 * 29 // 2
+    maps = [SimpleNamespace(turns=np.ones((4, 2, 4, 4), np.float32)) for _ in range(30)]
+    pairs = candidate_pairs(maps, 8)
+    assert all(i < j for i, j in pairs) and len(set(pairs)) == len(pairs)
+    assert 30 * 8 // 2 <= len(pairs) <= 30 * 8

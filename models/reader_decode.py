@@ -1,7 +1,10 @@
-"""From the reader network's logits to a read: the same code at run time and in calibration.
+"""From card crops to the reader network's inputs, and from its logits to a read: the same code at
+run time and in calibration.
 
-The network is read twice per card, as given and turned a half turn (a card and its half turn
-show the same face); the two sets of logits are averaged. The deck limits the number classes.
+Each card is read in several views: as given and turned a half turn (a card and its half turn
+show the same face), and for each ``trim`` of the model's settings also with that share of each
+side cut off (the card finder's corners are a little off); all the views' logits are averaged.
+The deck limits the number classes.
 Trio's colour follows from its number (one colour per value); Line-it's suit is read by the
 colour head. The confidence is the product of the chosen classes' probabilities at the model's
 temperature.
@@ -9,9 +12,12 @@ temperature.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from models.labels import COLOUR_CLASSES, DECK_CLASS_COUNT, TRIO_COLOUR_NAMES, colour_classes
+from models.preprocess import to_tensor
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -29,6 +35,36 @@ def fuse_half_turns(z: np.ndarray) -> np.ndarray:
     """(N, K) mean logits of the (2N, K) outputs of :func:`with_half_turns` inputs."""
     n = len(z) // 2
     return 0.5 * (z[:n] + z[n:])
+
+
+def trim(crop: np.ndarray, share: float) -> np.ndarray:
+    """The crop with ``share`` of its height and of its width cut off each side."""
+    if share <= 0:
+        return crop
+    h, w = crop.shape[:2]
+    dy, dx = round(h * share), round(w * share)
+    return crop[dy : h - dy, dx : w - dx]
+
+
+def view_inputs(
+    crops: Sequence[np.ndarray],
+    width: int,
+    height: int,
+    trims: Sequence[float] = (0.0,),
+    half_turns: bool = True,
+) -> np.ndarray:
+    """(V * N, 3, H, W) inputs of N BGR crops in V views, view-major: per trim the N crops as given,
+    then (``half_turns``) the same turned 180 degrees. :func:`fuse_views` averages them back."""
+    out = []
+    for share in trims:
+        x = np.stack([to_tensor(trim(c, share), width, height) for c in crops]).astype(np.float32)
+        out.append(with_half_turns(x) if half_turns else x)
+    return np.ascontiguousarray(np.concatenate(out))
+
+
+def fuse_views(z: np.ndarray, n: int) -> np.ndarray:
+    """(N, K) mean logits of the (V * N, K) outputs of :func:`view_inputs` inputs."""
+    return np.asarray(z).reshape(-1, n, z.shape[-1]).mean(axis=0)
 
 
 def decode(

@@ -2,7 +2,8 @@
 
 A landscape crop is turned to portrait; the network was trained on cards at every quarter turn,
 and (models whose settings say ``half_turns``) reads each crop as given and turned a half turn,
-averaging the two (``models/reader_decode.py``). The deck limits which classes may be answered
+and (``view_trims``) also with a small share of each side cut off, averaging all the views' logits
+(``models/reader_decode.py``). The deck limits which classes may be answered
 (The Mind 1-100, Trio 1-12, Line-it 1-100 or a bet +3/+4/+5). ``confidence`` is the calibrated
 probability of the whole read (number and, where there is one, colour); below the model's threshold
 the read is uncertain. Trio's colour follows from its number (one colour per value).
@@ -17,8 +18,8 @@ import numpy as np
 
 from models.files import READER
 from models.labels import COLOUR_CLASSES, DECK_NAMES, number_of_class
-from models.preprocess import check_crop, to_tensor
-from models.reader_decode import decode, fuse_half_turns, with_half_turns
+from models.preprocess import check_crop
+from models.reader_decode import decode, fuse_views, view_inputs
 from vision.errors import InputError
 from vision.identity.sessions import open_model
 
@@ -63,6 +64,8 @@ class NumberReader:
         self.threshold = float(self.meta["confidence_threshold"])
         self.half_turns = bool(self.meta.get("half_turns", False))
         """Read each crop as given and turned 180 degrees, and average the logits."""
+        self.view_trims = tuple(float(t) for t in self.meta.get("view_trims", [0.0]))
+        """Each crop is also read with these shares of each side cut off (0: the crop as given)."""
 
     def _check_deck(self, deck: str) -> None:
         if deck not in DECK_NAMES:
@@ -72,18 +75,15 @@ class NumberReader:
         self._check_deck(deck)
         if not crops:
             return []
-        xs = []
+        checked = []
         for i, c in enumerate(crops):
             try:
-                xs.append(to_tensor(check_crop(c, f"crop {i}"), self.width, self.height))
+                checked.append(check_crop(c, f"crop {i}"))
             except ValueError as exc:
                 raise InputError(str(exc)) from exc
-        x = np.stack(xs).astype(np.float32)
-        if self.half_turns:
-            numbers, colours = self._session.run(None, {"crops": with_half_turns(x)})
-            numbers, colours = fuse_half_turns(numbers), fuse_half_turns(colours)
-        else:
-            numbers, colours = self._session.run(None, {"crops": x})
+        x = view_inputs(checked, self.width, self.height, self.view_trims, self.half_turns)
+        numbers, colours = self._session.run(None, {"crops": x})
+        numbers, colours = fuse_views(numbers, len(crops)), fuse_views(colours, len(crops))
         cls, col, conf = decode(numbers, colours, [deck] * len(crops), self.temperature)
         out = []
         for c, k, p in zip(cls.tolist(), col.tolist(), conf.tolist(), strict=True):

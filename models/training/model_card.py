@@ -63,8 +63,13 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
             "number classes (1..100, bets +3/+4/+5) and of the colour classes (none, Line-it's 4 suits,",
             "Trio's 12 colours); the deck masks the classes it cannot hold."
             + (
-                " Each card is read as given and turned a half turn, the two sets of logits averaged"
-                " (`models/reader_decode.py`)."
+                " Each card is read as given and turned a half turn"
+                + "".join(
+                    f", and both again with {t:.0%} of each side cut off"
+                    for t in meta.get("view_trims", [])
+                    if t > 0
+                )
+                + ", the logits of all views averaged (`models/reader_decode.py`)."
                 if meta.get("half_turns")
                 else ""
             ),

@@ -59,12 +59,19 @@ class BoardLocation:
     """Fraction of lattice points that look like holes / intersections (0..1)."""
     image_size: tuple[int, int]
     """(width, height) of the image it was found in."""
+    k1: float = 0.0
+    """The lens's radial term: ``homography`` maps to undistorted px, and an image point ``d`` lies
+    at undistorted ``c + (d - c)(1 + k1 |d - c|^2 / R^2)`` (``c`` the image centre, ``R`` its half
+    diagonal; :func:`undistort_points`). 0: the homography maps straight to the image."""
+
+    def to_image(self, lattice: np.ndarray) -> np.ndarray:
+        """Lattice (column, row) points (..., 2) -> image px (through the lens)."""
+        return project(self.homography, lattice, self.k1, self.image_size)
 
     def holes_px(self) -> np.ndarray:
         """(size, size, 2) image positions of every lattice point (row, column order)."""
         v, u = np.mgrid[0 : self.size, 0 : self.size].astype(np.float64)
-        pts = np.stack([u, v], -1).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(self.size, self.size, 2)
+        return self.to_image(np.stack([u, v], -1))
 
     def pitch_px(self) -> float:
         """Mean distance between neighbouring holes in the image."""
@@ -311,6 +318,7 @@ def lattice_evidence(
     gray: np.ndarray | None = None,
     counts: bool = False,
     registered: float = 0.0,
+    k1: float = 0.0,
 ) -> float:
     """Fraction of lattice points whose response beats the mean of their four cell centres.
 
@@ -322,13 +330,13 @@ def lattice_evidence(
 
     ``registered`` (0..1): how surely the lattice's placement is known otherwise (a Go grid's
     segments): the outer ring's penalty goes no lower (a busy table or the board's frame just
-    outside can look like a ring of holes)."""
+    outside can look like a ring of holes). ``k1``: the lens's radial term (:class:`BoardLocation`)."""
     v, u = np.mgrid[0:size, 0:size].astype(np.float64)
     pts = np.stack([u, v], -1)
     offs = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    allp = np.concatenate([pts[None], pts[None] + offs[:, None, None, :]], 0).reshape(-1, 1, 2)
-    img = cv2.perspectiveTransform(allp, lat_to_img).reshape(5, size, size, 2)
+    allp = np.concatenate([pts[None], pts[None] + offs[:, None, None, :]], 0)
     h, w = resp.shape
+    img = project(lat_to_img, allp, k1, (w, h))
     xi = np.clip(np.round(img[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(img[..., 1]).astype(int), 0, h - 1)
     vals = resp[yi, xi]
@@ -347,13 +355,15 @@ def lattice_evidence(
     # just outside a right lattice never looks like holes; outside a shifted one, a side does.
     confirmed = (hole > 2.0 * cells + 5.0) & sel
     typical = float(np.median(hole[confirmed])) if confirmed.any() else 0.0
-    ring = outer_ring_holes(resp, lat_to_img, size, typical)
+    ring = outer_ring_holes(resp, lat_to_img, size, typical, k1)
     if counts:
         return pos / max(total, 1) - 0.5 * ring
     return inner * max(registered, 1.0 - 3.0 * ring, 0.0)
 
 
-def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int, typical: float = 0.0) -> float:
+def outer_ring_holes(
+    resp: np.ndarray, lat_to_img: np.ndarray, size: int, typical: float = 0.0, k1: float = 0.0
+) -> float:
     """Fraction of the points one pitch outside the lattice that respond like holes: clearly
     more than their cells, or (beside a busy table) at least half as much as a typical hole."""
     n = size
@@ -361,9 +371,8 @@ def outer_ring_holes(resp: np.ndarray, lat_to_img: np.ndarray, size: int, typica
     ring += [(-1, v) for v in range(1, n - 1)] + [(n, v) for v in range(1, n - 1)]
     pts = np.array(ring, np.float64)
     offs = np.array([[0, 0], [-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    allp = (pts[None] + offs[:, None]).reshape(-1, 1, 2)
-    img = cv2.perspectiveTransform(allp, lat_to_img).reshape(5, len(ring), 2)
     h, w = resp.shape
+    img = project(lat_to_img, pts[None] + offs[:, None], k1, (w, h))
     xi = np.clip(np.round(img[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(img[..., 1]).astype(int), 0, h - 1)
     vals = resp[yi, xi]
@@ -586,6 +595,7 @@ def find_board(
     valid: np.ndarray | None = None,
     min_evidence: float = MIN_EVIDENCE,
     pattern: str = "holes",
+    lens: bool = True,
 ) -> BoardLocation:
     """The board in ``image`` (BGR or gray), with a ``size`` x ``size`` lattice.
 
@@ -594,6 +604,8 @@ def find_board(
     (size, size) mask of the lattice points that exist (Twixt has no corner holes); ``pattern``:
     ``"holes"`` (Twixt) or ``"lines"`` (a Go grid, read at its intersections). Raises
     :class:`BoardNotFound` saying why when no outline holds a lattice with enough evidence.
+    With ``lens``, the found lattice is refitted on its measured points with a radial lens term
+    where they call for one (:func:`fit_radial`).
     """
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 32:
         raise InputError("image: expected a BGR or gray image at least 32 x 32 pixels")
@@ -623,6 +635,15 @@ def find_board(
             best = loc
         if loc.evidence > 0.97:
             break
+    if best is not None and best.evidence >= min_evidence and lens:
+        # The lattice's shape as the lens bends it (the lattice itself stays: a refit moves no point
+        # by half a pitch).
+        lat_to_img, k1 = fit_radial(gray, best.homography, size, valid, pattern)
+        if lat_to_img is not best.homography:
+            n = size - 1
+            ends = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float64)
+            corners_px = project(lat_to_img, ends, k1, best.image_size)
+            best = BoardLocation(size, lat_to_img, corners_px, best.evidence, best.image_size, k1)
     if best is None or best.evidence < min_evidence:
         got = 0.0 if best is None else best.evidence
         where = (
@@ -632,3 +653,261 @@ def find_board(
             f"no {size} x {size} hole lattice {where}: lattice evidence {got:.2f} below {min_evidence:.2f}"
         )
     return best
+
+
+# -- lens: one radial term -----------------------------------------------------------------------
+
+RADIAL_MAX = 0.12
+"""Largest radial term tried (in units of the image's half diagonal; a strong webcam barrel is ~0.04)."""
+RADIAL_F = 30.0
+"""A radial term is kept only when it explains this many times more of the lattice's squared
+residual than one more free parameter explains by chance (an F test against a plain homography
+on the same measured points; the measuring noise alone leaves residual either way)."""
+RADIAL_MIN = 0.002
+"""A fitted radial term smaller than this is no lens worth modelling."""
+
+
+def _lens_frame(image_size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """(image centre, half diagonal) that normalise image px for the radial term."""
+    w, h = image_size
+    return np.array([w / 2.0, h / 2.0]), 0.5 * math.hypot(w, h)
+
+
+def undistort_points(pts: np.ndarray, k1: float, image_size: tuple[int, int]) -> np.ndarray:
+    """Image px (..., 2) -> undistorted px: ``c + (d - c)(1 + k1 |d - c|^2 / R^2)`` with ``c`` the
+    image centre and ``R`` its half diagonal (``k1 > 0``: barrel distortion)."""
+    p = np.asarray(pts, np.float64)
+    if k1 == 0.0:
+        return p.copy()
+    c, r = _lens_frame(image_size)
+    d = p - c
+    return c + d * (1.0 + k1 * (d * d).sum(-1, keepdims=True) / (r * r))
+
+
+def distort_points(pts: np.ndarray, k1: float, image_size: tuple[int, int]) -> np.ndarray:
+    """Undistorted px (..., 2) -> image px, the inverse of :func:`undistort_points` (fixed point)."""
+    p = np.asarray(pts, np.float64)
+    if k1 == 0.0:
+        return p.copy()
+    c, r = _lens_frame(image_size)
+    u = p - c
+    d = u.copy()
+    for _ in range(12):
+        d = u / (1.0 + k1 * (d * d).sum(-1, keepdims=True) / (r * r))
+    return c + d
+
+
+def project(
+    lat_to_img: np.ndarray, pts: np.ndarray, k1: float = 0.0, image_size: tuple[int, int] = (0, 0)
+) -> np.ndarray:
+    """Lattice (u, v) points (..., 2) -> image px through the homography, then the lens."""
+    p = np.asarray(pts, np.float64)
+    out = cv2.perspectiveTransform(p.reshape(-1, 1, 2), lat_to_img).reshape(p.shape)
+    return distort_points(out, k1, image_size) if k1 else out
+
+
+def _lattice_residuals(
+    params: np.ndarray, xn: np.ndarray, axis: np.ndarray, target: np.ndarray
+) -> np.ndarray:
+    """Per constraint: the lattice coordinate (u or v, by ``axis``) of normalised image points
+    ``xn`` after the lens (``params[8]``) and the image -> lattice homography (``params[:8]``),
+    less its ``target``."""
+    g = np.append(params[:8], 1.0).reshape(3, 3)
+    q = xn * (1.0 + params[8] * (xn * xn).sum(1))[:, None]
+    w = q @ g[:, :2].T + g[:, 2]
+    uv = w[:, :2] / w[:, 2:3]
+    return uv[np.arange(len(xn)), axis] - target
+
+
+def _fit_lens(
+    xn: np.ndarray, axis: np.ndarray, target: np.ndarray, g0: np.ndarray, with_k1: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Levenberg-Marquardt on :func:`_lattice_residuals` from ``g0`` (image -> lattice, normalised
+    px), trimming outliers twice; ``(params, inliers)``."""
+    params = np.append((g0 / g0[2, 2]).ravel()[:8], 0.0)
+    keep = np.ones(len(xn), bool)
+    free = np.arange(9 if with_k1 else 8)
+    for _round in range(3):
+        lam = 1e-3
+        x, a, t = xn[keep], axis[keep], target[keep]
+        res = _lattice_residuals(params, x, a, t)
+        cost = float(res @ res)
+        for _ in range(30):
+            jac = np.empty((len(res), len(free)))
+            for j, k in enumerate(free):
+                step = 1e-6 * max(1.0, abs(params[k]))
+                p2 = params.copy()
+                p2[k] += step
+                jac[:, j] = (_lattice_residuals(p2, x, a, t) - res) / step
+            jtj = jac.T @ jac
+            grad = jac.T @ res
+            while True:
+                try:
+                    delta = np.linalg.solve(jtj + lam * np.diag(np.diag(jtj) + 1e-12), -grad)
+                except np.linalg.LinAlgError:
+                    delta = np.zeros(len(free))
+                trial = params.copy()
+                trial[free] += delta
+                res2 = _lattice_residuals(trial, x, a, t)
+                cost2 = float(res2 @ res2)
+                if cost2 < cost or lam > 1e8:
+                    break
+                lam *= 10.0
+            if cost2 >= cost:
+                break
+            done = cost - cost2 < 1e-10 * max(cost, 1e-12)
+            params, res, cost, lam = trial, res2, cost2, max(lam / 10.0, 1e-9)
+            if done:
+                break
+        full = np.abs(_lattice_residuals(params, xn, axis, target))
+        limit = max(3.0 * 1.4826 * float(np.median(full[keep])), 0.03)
+        new = full < limit
+        if new.sum() < 0.5 * len(xn) or np.array_equal(new, keep):
+            break
+        keep = new
+    return params, keep
+
+
+def _hole_constraints(
+    resp: np.ndarray, lat_to_img: np.ndarray, k1: float, size: int, valid: np.ndarray | None, pitch: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(image px (M, 2), axis (M,), target (M,)): each lattice point re-centred on its dark blob
+    (the weighted centre of the response within a third of a pitch), as two constraints."""
+    h, w = resp.shape
+    v, u = np.mgrid[0:size, 0:size].astype(np.float64)
+    lat = np.stack([u, v], -1).reshape(-1, 2)
+    if valid is not None:
+        lat = lat[valid.ravel()]
+    pred = project(lat_to_img, lat, k1, (w, h))
+    half = max(2, int(0.35 * pitch))
+    win = np.arange(-half, half + 1)
+    xi, yi = np.round(pred[:, 0]).astype(int), np.round(pred[:, 1]).astype(int)
+    ok = (xi - half >= 0) & (xi + half < w) & (yi - half >= 0) & (yi + half < h)
+    patch = resp[yi[ok][:, None, None] + win[None, :, None], xi[ok][:, None, None] + win[None, None, :]]
+    peak = patch.max(axis=(1, 2))
+    patch = patch - patch.min(axis=(1, 2), keepdims=True)
+    wsum = patch.sum(axis=(1, 2))
+    strong = (peak > 0.3 * float(np.median(peak))) & (wsum > 1e-3)
+    cx = (patch * win[None, None, :]).sum(axis=(1, 2)) / np.maximum(wsum, 1e-6)
+    cy = (patch * win[None, :, None]).sum(axis=(1, 2)) / np.maximum(wsum, 1e-6)
+    meas = np.stack([xi[ok] + cx, yi[ok] + cy], -1)[strong]
+    src = lat[ok][strong]
+    pts = np.repeat(meas, 2, axis=0)
+    axis = np.tile([0, 1], len(meas))
+    return pts, axis, src.ravel()
+
+
+def _line_constraints(
+    gray: np.ndarray, lat_to_img: np.ndarray, k1: float, size: int, pitch: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(image px (M, 2), axis (M,), target (M,)): points on a grid's lines, each found across its
+    line halfway between two intersections (the darkest point of a short profile across it, a
+    narrow dip with the board on both sides; a stone's edge or body is no line): on row ``v`` a
+    point has lattice ``v`` as its target (axis 1), on column ``u`` its ``u`` (axis 0)."""
+    h, w = gray.shape
+    g = cv2.GaussianBlur(gray, (0, 0), 0.8).astype(np.float32)
+    n = size
+    mids = np.arange(n - 1) + 0.5
+    idx = np.arange(n, dtype=np.float64)
+    offs = np.linspace(-0.3, 0.3, 25)
+    out_pts, out_axis, out_t = [], [], []
+    for ax in (0, 1):
+        # ax 1: rows (v fixed, u runs over the mids); ax 0: columns.
+        a, b = np.meshgrid(mids, idx)  # b: the fixed coordinate
+        if ax == 1:
+            base = np.stack([a, b], -1).reshape(-1, 2)
+            normal = np.array([0.0, 1.0])
+        else:
+            base = np.stack([b, a], -1).reshape(-1, 2)
+            normal = np.array([1.0, 0.0])
+        samples = base[:, None, :] + offs[None, :, None] * normal[None, None, :]
+        img = project(lat_to_img, samples, k1, (w, h))
+        vals = cv2.remap(g, img[..., 0].astype(np.float32), img[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+        inside = (
+            (img[..., 0] >= 1) & (img[..., 0] < w - 2) & (img[..., 1] >= 1) & (img[..., 1] < h - 2)
+        ).all(1)
+        j = vals.argmin(1)
+        low = vals[np.arange(len(vals)), j]
+        ends = np.concatenate([vals[:, :3], vals[:, -3:]], 1)
+        top = np.median(ends, 1)
+        depth = top - low
+        # Narrow: a fifth of a pitch from the dip, the profile is back near the board.
+        k = 8
+        left = vals[np.arange(len(vals)), np.clip(j - k, 0, len(offs) - 1)]
+        right = vals[np.arange(len(vals)), np.clip(j + k, 0, len(offs) - 1)]
+        narrow = (np.minimum(left, right) > low + 0.6 * depth) & (j >= k) & (j < len(offs) - k)
+        flat = np.abs(vals[:, :3].mean(1) - vals[:, -3:].mean(1)) < 0.35 * depth
+        good = inside & narrow & flat & (depth > 8.0)
+        # Sub-sample: a parabola through the dip.
+        jj = np.clip(j, 1, len(offs) - 2)
+        y0, y1, y2 = (vals[np.arange(len(vals)), jj + s] for s in (-1, 0, 1))
+        den = y0 - 2 * y1 + y2
+        frac = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / np.where(np.abs(den) > 1e-6, den, 1.0), 0.0)
+        off = offs[jj] + np.clip(frac, -1, 1) * (offs[1] - offs[0])
+        lat_pts = base + off[:, None] * normal[None, :]
+        pts = project(lat_to_img, lat_pts, k1, (w, h))
+        out_pts.append(pts[good])
+        out_axis.append(np.full(int(good.sum()), ax))
+        out_t.append(base[good, ax])
+    return np.concatenate(out_pts), np.concatenate(out_axis), np.concatenate(out_t)
+
+
+def fit_radial(
+    gray: np.ndarray,
+    lat_to_img: np.ndarray,
+    size: int,
+    valid: np.ndarray | None = None,
+    pattern: str = "holes",
+    rounds: int = 2,
+) -> tuple[np.ndarray, float]:
+    """The lattice refitted on its measured points, with one radial lens term where the points
+    call for it: ``(lat_to_img, k1)``, ``lat_to_img`` mapping the lattice to undistorted px (see
+    :func:`undistort_points`; ``k1`` 0 when no lens is kept).
+
+    A lens bends a board's straight rows of holes (or grid lines) into curves no homography
+    follows: towards the board's edges its holes drift off the lattice by a tenth of a pitch and
+    more. The points are measured where the current model puts them (holes: the centre of each
+    dark blob; a Go grid: its lines, crossed halfway between intersections, which a stone or an
+    edge's T crossing does not pull as they pull an intersection's blob), and a homography alone
+    and one with the term are fitted (Levenberg-Marquardt, outliers trimmed), twice. The term is
+    kept when it passes an F test (:data:`RADIAL_F`); a refit that moves any lattice point by
+    more than half a pitch is no refinement, and the lattice stays as given."""
+    h, w = gray.shape[:2]
+    c, r = _lens_frame((w, h))
+    norm = np.array([[1 / r, 0, -c[0] / r], [0, 1 / r, -c[1] / r], [0, 0, 1]])
+    pitch = _pitch_in_image(lat_to_img, size)
+    resp = dark_response(gray, pitch, pattern) if pattern == "holes" else None
+    cur_h, cur_k = lat_to_img, 0.0
+    for _ in range(rounds):
+        if resp is not None:
+            pts, axis, target = _hole_constraints(resp, cur_h, cur_k, size, valid, pitch)
+        else:
+            pts, axis, target = _line_constraints(gray, cur_h, cur_k, size, pitch)
+        if len(pts) < 40:
+            break
+        xn = (pts - c) / r
+        # Image (normalised, undistorted) -> lattice, to start from.
+        g0 = np.linalg.inv(norm @ cur_h)
+        plain, keep0 = _fit_lens(xn, axis, target, g0, False)
+        lens, keep1 = _fit_lens(xn, axis, target, g0, True)
+        keep = keep0 & keep1
+        if keep.sum() < 40:
+            break
+        xk = xn[keep]
+        r0 = _lattice_residuals(plain, xk, axis[keep], target[keep])
+        r1 = _lattice_residuals(lens, xk, axis[keep], target[keep])
+        f_stat = float((r0 @ r0 - r1 @ r1) / max((r1 @ r1) / max(len(r1) - 9, 1), 1e-12))
+        k1 = float(lens[8])
+        use = lens if f_stat >= RADIAL_F and RADIAL_MIN <= abs(k1) <= RADIAL_MAX else plain
+        log.debug("radial fit: k1 %.4f (F %.1f), kept %.4f", k1, f_stat, use[8])
+        g = np.append(use[:8], 1.0).reshape(3, 3)
+        cur_h = np.linalg.inv(norm) @ np.linalg.inv(g)
+        cur_h /= cur_h[2, 2]
+        cur_k = float(use[8])
+    v, u = np.mgrid[0:size, 0:size].astype(np.float64)
+    lat = np.stack([u, v], -1)
+    moved = np.linalg.norm(project(cur_h, lat, cur_k, (w, h)) - project(lat_to_img, lat), axis=-1)
+    if not np.isfinite(moved).all() or moved.max() > 0.5 * pitch:
+        log.debug("radial fit moved the lattice %.2f pitches: not kept", float(np.nanmax(moved)) / pitch)
+        return lat_to_img, 0.0
+    return cur_h, cur_k

@@ -49,7 +49,7 @@ def check_board(
     """Whether ``location`` still fits ``image``; re-find the board when it does not."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     resp = dark_response(gray, location.pitch_px(), pattern)
-    ev = lattice_evidence(resp, location.homography, location.size, valid, gray)
+    ev = lattice_evidence(resp, location.homography, location.size, valid, gray, k1=location.k1)
     # (The evidence includes the check that no holes lie just outside the lattice, so a board
     # shifted by whole pitches does not pass.)
     if ev >= moved_below:

@@ -54,15 +54,25 @@ class BoardCalibration:
     """3x3, lattice (column, row) -> image px (in undistorted images when intrinsics exist)."""
     evidence: float
     """Lattice evidence when found (0..1)."""
+    k1: float = 0.0
+    """The lens's radial term the lattice was fitted with (see :class:`BoardLocation`)."""
 
     def location(self, image_size: tuple[int, int]) -> BoardLocation:
         return BoardLocation(
-            self.size, self.homography.copy(), self.corners.copy(), self.evidence, image_size
+            self.size, self.homography.copy(), self.corners.copy(), self.evidence, image_size, self.k1
         )
 
     @classmethod
     def from_location(cls, kind: str, colours: tuple[str, str], loc: BoardLocation) -> BoardCalibration:
-        return cls(kind, loc.size, tuple(colours), loc.corners.copy(), loc.homography.copy(), loc.evidence)  # type: ignore[arg-type]
+        return cls(
+            kind,
+            loc.size,
+            tuple(colours),  # type: ignore[arg-type]
+            loc.corners.copy(),
+            loc.homography.copy(),
+            loc.evidence,
+            loc.k1,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +82,7 @@ class BoardCalibration:
             "corners": self.corners.round(3).tolist(),
             "homography": self.homography.tolist(),
             "evidence": round(self.evidence, 4),
+            "k1": self.k1,
         }
 
     @classmethod
@@ -91,7 +102,17 @@ class BoardCalibration:
             _matrix(obj.get("corners"), (4, 2), "board corners"),
             _matrix(obj.get("homography"), (3, 3), "board homography"),
             float(obj.get("evidence", 0.0)),
+            _radial(obj.get("k1", 0.0)),
         )
+
+
+def _radial(value: Any) -> float:
+    """A board's radial lens term from a profile (absent in older ones: 0)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InputError(f"board k1 {value!r}: expected a number")
+    if abs(value) > 0.5:
+        raise InputError(f"board k1 {value!r}: expected a radial term within -0.5..0.5")
+    return float(value)
 
 
 @dataclass(frozen=True, eq=False)

@@ -144,3 +144,20 @@ def test_intrinsics_need_three_views() -> None:
     blank = np.full((480, 640, 3), 200, np.uint8)
     with pytest.raises(InputError, match="found in 0 of 2"):
         calibrate_camera([blank, blank])
+
+
+def test_profile_keeps_the_lens_term(tmp_path) -> None:
+    loc = find_board(_frame(), 24, valid=SPEC.valid_mask())
+    bent = replace(loc, k1=0.031)
+    board = BoardCalibration.from_location("twixt", ("red", "black"), bent)
+    path = CalibrationProfile("t", "c", (960, 540)).with_board(board).save(tmp_path / "p.json")
+    back = CalibrationProfile.load(path).board
+    assert back is not None and back.k1 == pytest.approx(0.031)
+    assert back.location((960, 540)).k1 == pytest.approx(0.031)
+    # Profiles written before the lens term read as no lens; a nonsense term is refused.
+    obj = json.loads(path.read_text())
+    del obj["board"]["k1"]
+    assert CalibrationProfile.from_json(obj).board.k1 == 0.0
+    obj["board"]["k1"] = "barrel"
+    with pytest.raises(InputError, match="board k1"):
+        CalibrationProfile.from_json(obj)

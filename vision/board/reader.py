@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.board_finder import BoardLocation
+from calibration.board_finder import BoardLocation, distort_points
 from vision.board.spec import BoardSpec
 from vision.errors import InputError
 
@@ -241,6 +241,7 @@ class BoardReader:
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
         self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
+        self._canon_maps: tuple[np.ndarray, np.ndarray] | None = None
         self._build_maps()
         self._prev: _Features | None = None
         self._ref_hole: np.ndarray | None = None
@@ -262,12 +263,24 @@ class BoardReader:
         """The canonical top-down view of the board (``(size + 1) * PX`` square, BGR)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise InputError("image: expected a BGR colour image")
-        return cv2.warpPerspective(image, self.img_to_canon, (self.side, self.side), flags=cv2.INTER_LINEAR)
+        return self._warp(image, cv2.INTER_LINEAR)
+
+    def _warp(self, image: np.ndarray, interpolation: int) -> np.ndarray:
+        """``image`` resampled on the canonical square (through the lens, when it has one)."""
+        if not self.location.k1:
+            return cv2.warpPerspective(image, self.img_to_canon, (self.side, self.side), flags=interpolation)
+        if self._canon_maps is None:
+            ys, xs = np.mgrid[0 : self.side, 0 : self.side].astype(np.float64)
+            self._canon_maps = self._to_image(xs, ys)
+        return cv2.remap(image, *self._canon_maps, interpolation)
 
     def _to_image(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Canonical coordinates -> image coordinates (float32 maps for ``cv2.remap``)."""
+        """Canonical coordinates -> image coordinates (float32 maps for ``cv2.remap``), through the
+        board's homography and then its lens (``location.k1``)."""
         pts = np.stack([xs, ys], -1).reshape(-1, 1, 2).astype(np.float64)
         img = cv2.perspectiveTransform(pts, self._canon_to_img).reshape(*xs.shape, 2)
+        if self.location.k1:
+            img = distort_points(img, self.location.k1, self.location.image_size)
         return img[..., 0].astype(np.float32), img[..., 1].astype(np.float32)
 
     def _build_maps(self) -> None:
@@ -398,12 +411,7 @@ class BoardReader:
     def _hand_cells(self, hand_mask: np.ndarray | None) -> np.ndarray | None:
         if hand_mask is None:
             return None
-        m = cv2.warpPerspective(
-            hand_mask.astype(np.uint8) * 255,
-            self.img_to_canon,
-            (self.side, self.side),
-            flags=cv2.INTER_NEAREST,
-        )
+        m = self._warp(hand_mask.astype(np.uint8) * 255, cv2.INTER_NEAREST)
         m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PX // 2 * 2 + 1,) * 2))
         return m[self._cy, self._cx] > 0
 

@@ -342,9 +342,14 @@ class BoardScene:
     corners: np.ndarray = field(default_factory=lambda: np.zeros((4, 2)))
     """(4, 2) image px of the board's corners: top-left, top-right, bottom-right, bottom-left of
     the texture."""
+    lens_holes: np.ndarray | None = None
+    """(size, size, 2) hole positions in the image through the camera's lens, when it has one
+    (``homography`` ignores the lens)."""
 
     def holes_px(self) -> np.ndarray:
-        """(size, size, 2) hole positions in the image."""
+        """(size, size, 2) hole positions in the image (through the lens)."""
+        if self.lens_holes is not None:
+            return self.lens_holes.copy()
         pts = self.truth.holes_mm.reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape((*self.truth.pegs.shape, 2))
 
@@ -548,11 +553,13 @@ def compositor_board_scene(
     hands: int = 0,
     max_tilt: float = 35.0,
     distortion: bool = True,
+    k1: float | None = None,
 ) -> BoardScene:
     """The board rendered by :func:`vision.render.scene.render` (its table, light, glare,
     shadows, hands, lens, blur, noise and JPEG), the camera raised so the whole board is in view,
     ``hands`` hands reaching over it. ``homography`` ignores lens distortion (as the compositor's
-    own truth does)."""
+    own truth does); ``lens_holes`` has the holes through the lens. ``k1`` sets the lens's
+    barrel term (the random camera's otherwise; none without ``distortion``)."""
     from vision.render.scene import render
     from vision.render.scene_layout import random_camera as scene_camera
     from vision.render.scene_layout import random_scene
@@ -572,7 +579,7 @@ def compositor_board_scene(
         cam,
         height_mm=h_mm,
         target_mm=(float(rng.normal(0, 10)), float(rng.normal(0, 10))),
-        k1=cam.k1 if distortion else 0.0,
+        k1=(cam.k1 if k1 is None else k1) if distortion else 0.0,
     )
     placements = []
     for k in range(hands):
@@ -610,4 +617,8 @@ def compositor_board_scene(
     corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[b, 0]], [[b, b]], [[0, b]]], float), h).reshape(
         4, 2
     )
-    return BoardScene(image, truth, h, np.asarray(ft.hand_mask, bool), corners)
+    lens_holes = None
+    if cam.k1:
+        flat = cv2.perspectiveTransform(truth.holes_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
+        lens_holes = ft.distort(flat).reshape((*truth.pegs.shape, 2))
+    return BoardScene(image, truth, h, np.asarray(ft.hand_mask, bool), corners, lens_holes)

@@ -61,8 +61,25 @@ def hand_on(hand: int, seat: str, covered: TrackedCard) -> HandObservation:
     return HandObservation(hand, Seat(seat), (covered.track_id,), box)
 
 
-class Captured:
-    """What the session hands an adapter besides the observation: the capture time."""
+def table_image(cards: list[TrackedCard]) -> np.ndarray:
+    """The camera frame of these cards: each card's face pasted where it lies on a green table."""
+    image = np.zeros((H, W, 3), np.uint8)
+    image[:] = (40, 110, 40)
+    for c in cards:
+        q = np.asarray(c.quad, np.float64)
+        x0, y0 = np.round(q.min(axis=0)).astype(int)
+        x1, y1 = np.round(q.max(axis=0)).astype(int)
+        if x0 < 0 or y0 < 0 or x1 > W or y1 > H or c.last_clean_view is None:
+            continue
+        image[y0:y1, x0:x1] = cv2.resize(c.last_clean_view, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    return image
 
-    def __init__(self, mono: float) -> None:
+
+class Captured:
+    """What the session hands an adapter besides the observation: the capture time and, when
+    given, the frame's image."""
+
+    def __init__(self, mono: float, image: np.ndarray | None = None) -> None:
         self.mono = mono
+        if image is not None:
+            self.image = image

@@ -12,7 +12,7 @@ import pytest
 
 from referee.registry import make_game
 from referee.types import Verdict
-from tests.web.tableobs import Captured, card, hand_on, obs, pixel_compare
+from tests.web.tableobs import Captured, card, hand_on, obs, pixel_compare, table_image
 from vision.observation import CardState
 from web.adapters.twinit import TwinItAdapter
 from web.live_game import LiveGame
@@ -42,7 +42,8 @@ class Table:
     def show(self, cards, hands=(), dt: float = 0.1) -> None:
         self.index += 1
         self.t += dt
-        self.adapter.observe(obs(self.index, self.t, cards, hands=tuple(hands)), Captured(self.t))
+        image = table_image(cards)
+        self.adapter.observe(obs(self.index, self.t, cards, hands=tuple(hands)), Captured(self.t, image))
 
     def settle(self, cards) -> None:
         """The same cards, no hands, long enough to be a stable snapshot."""
@@ -306,3 +307,40 @@ def test_one_arm_over_two_different_cards_asks_the_table_rather_than_penalise(tm
     assert claims(live) == 0 and len(live.questions) == 1
     (question,) = live.questions.values()
     assert question["evidence"]["p_same"] < 0.5
+
+
+def test_a_steal_judged_same_is_valid_though_the_cards_got_different_labels(tmp_path: Path) -> None:
+    """The full bench's wrong ruling (seed 5, t = 9.6 s): Ana covered Ben's won pair and her new
+    pile top, the judge saw the same pattern, yet the referee penalised her: the labels differed
+    (her top was read while the judge was unsure) and only the second card's label was ever
+    rewritten, a won pair's label cannot be. The pile's label is rewritten instead."""
+    unsure = {"on": False}
+
+    def compare(a, b):
+        return 0.5 if unsure["on"] else pixel_compare(a, b)
+
+    live, _ad, table = pile_game(tmp_path, compare=compare)  # Ana's new top matches Ben's top
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    table.slap([cards[0], *covered], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])])
+    assert live.game.scores(live.state)["captures"]["Ben"] == 1
+    won = (400, 40)  # Ben lays the pair in his area; both piles show their next cards (Ana's
+    # listed first: the pair's first card is then her pile, whose label alone can be rewritten)
+    unsure["on"] = True  # Ana's new top (the third P[1]) is read while the judge is unsure
+    after = [card(1, P[0], *MIDDLE), card(6, P[1], *BOTTOM), card(5, P[2], *TOP), card(4, P[1], *won)]
+    table.settle(after)
+    state = live.snapshot_state()
+    assert state["piles"][0][1] != state["captures"][1][0][0]  # labels differ
+    unsure["on"] = False
+    steal = [
+        card(1, P[0], *MIDDLE),
+        card(6, P[1], *BOTTOM, state=CardState.COVERED),
+        card(5, P[2], *TOP),
+        card(4, P[1], *won, state=CardState.COVERED),
+    ]
+    table.slap(steal, [hand_on(3, "bottom", steal[1]), hand_on(4, "bottom", steal[3])])
+    last = live.entries[-1]
+    assert last["action"]["type"] == "claim", [e.get("action") for e in live.entries]
+    assert {str(c) for c in last["action"]["cards"]} == {"{'pile': 0}", "{'capture': [1, 0]}"}
+    assert last["evidence"]["judged"] == "same" and last["ruling"]["verdict"] == "valid", last
+    assert live.game.scores(live.state)["captures"]["Ana"] == 1

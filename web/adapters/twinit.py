@@ -80,6 +80,9 @@ third card may still come), or at once with three cards."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
+FRESH_S = 1.0
+"""A penalty needs both cards' views seen with no hand on them at most this long before the
+hands landed on them (an older view may show a card since covered, moved or turned)."""
 
 
 class Matcher:
@@ -170,6 +173,8 @@ class TwinItAdapter(GameAdapter):
         self._observed = 0.0
         self.recent: list[Spot] = []
         """The newest unhidden view at each place a card was seen."""
+        self.clean_views: list[Spot] = []
+        """The newest view at each place with no hand anywhere on the card, dated."""
         self.spread_hint: float | None = None
         """Set when a competitive game handed over at a spread: the minute's first frame."""
         self.spread_snapshot: list[Spot] | None = None
@@ -281,7 +286,7 @@ class TwinItAdapter(GameAdapter):
         self._observed = time.monotonic()
         self._frame = frame
         self.zone = edge_zone(obs.width, obs.height, EDGE_FRACTION)
-        self._note_views(obs, getattr(frame, "image", None))
+        self._note_views(obs, getattr(frame, "image", None), mono)
         phase = self.live.snapshot_state().get("phase")
         seen = visible_spots(obs)
         if len(seen) <= STACK_MAX_CARDS and all(self.zone(s.center) is None for s in seen):
@@ -307,27 +312,32 @@ class TwinItAdapter(GameAdapter):
         elif snapshot is not None:
             self._competitive(snapshot)
 
-    def _note_views(self, obs: TableObservation, image: np.ndarray | None) -> None:
-        """The newest unhidden view of every place a card lies (a slap is judged from these)."""
+    def _note_views(self, obs: TableObservation, image: np.ndarray | None, mono: float) -> None:
+        """The newest unhidden view of every place a card lies (a slap is judged from these), and
+        the newest view with no hand on the card at all (a penalty needs those)."""
         if image is None or not obs.cards:
             return
         tol = 0.25 * self.stable.card_px
-        for spot in fresh_views(visible_spots(obs), image, obs):
+        for spot in fresh_views(visible_spots(obs), image, obs, mono):
             # (a view with a finger over a corner is kept: an older view may show another card,
             # a pile's top taken while the hand was still there)
             if under_a_hand(obs, spot.center) is not None and on_the_mask(obs.hand_mask, spot.center):
                 continue  # (with a mask: a merged arms' box takes in cards in plain sight)
-            i = nearest(self.recent, spot.center, tol)
-            if i is None:
-                self.recent.append(spot)
-            else:
-                self.recent[i] = spot
-        if len(self.recent) > RECENT_VIEWS:
-            self.recent = self.recent[-RECENT_VIEWS:]
+            _keep_at(self.recent, spot, tol)
+            if spot.clean and spot.seen is not None:
+                _keep_at(self.clean_views, spot, tol)
 
     def _latest_view(self, spot: Spot) -> np.ndarray:
         i = nearest(self.recent, spot.center, 0.25 * self.stable.card_px)
         return self.recent[i].view if i is not None else spot.view
+
+    def _clean_view(self, spot: Spot, since: float) -> np.ndarray | None:
+        """The card's view with no hand on it, if seen at ``since`` or later, else ``None``."""
+        i = nearest(self.clean_views, spot.center, 0.25 * self.stable.card_px)
+        if i is None:
+            return None
+        seen = self.clean_views[i].seen
+        return self.clean_views[i].view if seen is not None and seen >= since - 1e-6 else None
 
     # -- competitive play ------------------------------------------------------------------------
     def _seat_of_zone(self, point: np.ndarray) -> int | None:
@@ -608,8 +618,15 @@ class TwinItAdapter(GameAdapter):
             )
             return
         faces = [self._face_at(state, loc) for loc in locs]
-        crops = [self._latest_view(s) for s in spots]
+        # both cards seen whole, with no hand on them, just before the hands landed: those views
+        # are the evidence (a penalty needs them); else the newest views, which only rule "same"
+        clean = [self._clean_view(s, landed_mono - FRESH_S) for s in spots]
+        fresh = clean[0] is not None and clean[1] is not None
+        crops = [c for c in clean if c is not None] if fresh else [self._latest_view(s) for s in spots]
         p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))
+        # a penalty only for the very two cards two arm tips lie on, judged different from whole,
+        # fresh, square views (an oblong crop is a card cut short or two cards merged)
+        penalise = sure_cards and fresh and all(_square(c) for c in crops) and p_same < self.different_below
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
         name = self.live.game.players[players[0]]
         blob = self.live.store.put_blob(
@@ -620,6 +637,7 @@ class TwinItAdapter(GameAdapter):
             "p_same": round(p_same, 4),
             "seat": players[0],
             "landed_mono": landed_mono,
+            "checks": {"two_tips": sure_cards, "fresh_views": fresh},
             # where the time went: the deciding frame captured, its vision done, the ruling decided
             "timing": {
                 "captured": round(float(getattr(self._frame, "mono", 0.0)), 4),
@@ -631,8 +649,11 @@ class TwinItAdapter(GameAdapter):
         same_fix = self._amendments(locs, faces, same=True)
         diff_fix = self._amendments(locs, faces, same=False)
         self.latencies.append({"landed_mono": landed_mono})
-        if p_same >= self.sure or (p_same < self.different_below and sure_cards):
-            same = p_same >= self.sure
+        same = p_same >= self.sure
+        # the referee rules on face labels: when vision's call needs them rewritten and neither
+        # card's can be, the referee would rule the other way; the table decides instead
+        relabel = same != labels_same and not (same_fix if same else diff_fix)
+        if (same or penalise) and not relabel:
             if same != labels_same:
                 for fix in same_fix if same else diff_fix:
                     self.live.amend(fix["target"], fix["action"], "vision", quiet=True)
@@ -657,19 +678,29 @@ class TwinItAdapter(GameAdapter):
     def _amendments(
         self, locs: list[dict[str, Any]], faces: list[str | None], same: bool
     ) -> list[dict[str, Any]]:
-        """Rewrites of the second card's face so that it equals (or differs from) the first's."""
-        loc, first, face = locs[1], faces[0], faces[1]
-        key = ("table", loc["table"]) if "table" in loc else ("pile", loc["pile"]) if "pile" in loc else None
-        if key is None or key not in self.seq_of:
-            return []
-        if same and first is not None and face != first:
-            new_face = first
-        elif not same and face == first:
-            new_face = self._fresh()
-        else:
-            return []
-        action = self._rewrite(self.seq_of[key], key, new_face)
-        return [{"target": self.seq_of[key], "action": action}] if action else []
+        """Rewrites of one card's face so that it equals (or differs from) the other's: the second
+        card's, or the first's when the second's face cannot be rewritten (a won pair's)."""
+        for target, other in ((1, 0), (0, 1)):
+            loc, face, ref = locs[target], faces[target], faces[other]
+            key = (
+                ("table", loc["table"])
+                if "table" in loc
+                else ("pile", loc["pile"])
+                if "pile" in loc
+                else None
+            )
+            if key is None or key not in self.seq_of:
+                continue
+            if same and ref is not None and face != ref:
+                new_face = ref
+            elif not same and face == ref:
+                new_face = self._fresh()
+            else:
+                return []
+            action = self._rewrite(self.seq_of[key], key, new_face)
+            if action:
+                return [{"target": self.seq_of[key], "action": action}]
+        return []
 
     def _rewrite(self, seq: int, key: tuple[str, int], face: str) -> dict[str, Any] | None:
         entry = next((e for e in self.live.entries if e.get("seq") == seq), None)
@@ -910,6 +941,23 @@ class TwinItAdapter(GameAdapter):
             teams = self.live.game.config.options.get("teams")
             rows.append(row("Team mode", "Mode par équipes", str(teams or "alternate seats")))
         return rows
+
+
+def _square(crop: np.ndarray) -> bool:
+    """A Twin It card's crop is square (the finder makes oblong crops for oblong quads)."""
+    h, w = crop.shape[:2]
+    return abs(w - h) <= 0.12 * max(w, h)
+
+
+def _keep_at(views: list[Spot], spot: Spot, tol: float) -> None:
+    """``spot`` replaces the view kept at its place (within ``tol`` pixels); at most
+    :data:`RECENT_VIEWS` places are kept, the longest unseen dropped first."""
+    i = nearest(views, spot.center, tol)
+    if i is not None:
+        del views[i]
+    views.append(spot)
+    if len(views) > RECENT_VIEWS:
+        del views[: len(views) - RECENT_VIEWS]
 
 
 def _faces_in(action: Mapping[str, Any]) -> list[str]:

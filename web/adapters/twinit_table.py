@@ -27,6 +27,10 @@ class Spot:
     view: np.ndarray
     """Its last clean view (rectified crop)."""
     track: int
+    seen: float | None = None
+    """When ``view`` was cut from a frame (``None``: the finder's own view, of an unknown time)."""
+    clean: bool = False
+    """Whether no hand lay anywhere on the card in that frame."""
 
 
 def center_of(quad: np.ndarray) -> np.ndarray:
@@ -50,17 +54,37 @@ def rectify(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return canonical(image, np.asarray(quad, dtype=np.float32).reshape(4, 2))
 
 
-def fresh_views(spots: list[Spot], image: np.ndarray | None, obs: TableObservation) -> list[Spot]:
+def fresh_views(
+    spots: list[Spot], image: np.ndarray | None, obs: TableObservation, now: float | None = None
+) -> list[Spot]:
     """The spots with views cut from this frame (the finder's last clean view can lag behind a
-    pile whose top card changed in place), except where a hand lies."""
+    pile whose top card changed in place), except where a hand lies. A view cut from this frame
+    is dated ``now`` and says whether any hand touched the card (:func:`touched_by_hands`)."""
     if image is None or not isinstance(image, np.ndarray) or image.ndim != 3:
         return spots
     return [
         s
         if under_a_hand(obs, s.center) is not None
-        else Spot(s.center, s.quad, rectify(image, s.quad), s.track)
+        else Spot(s.center, s.quad, rectify(image, s.quad), s.track, now, not touched_by_hands(obs, s.quad))
         for s in spots
     ]
+
+
+def touched_by_hands(obs: TableObservation, quad: np.ndarray, margin: int = 3) -> bool:
+    """Whether a hand lies anywhere on the card (its box, ``margin`` pixels wider): a pixel of
+    the hands' mask there, or, without a mask, a hand's box over it."""
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    x0, y0 = np.floor(q.min(axis=0)).astype(int) - margin
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + margin
+    mask = obs.hand_mask
+    if isinstance(mask, np.ndarray) and mask.ndim == 2:
+        h, w = mask.shape
+        return bool(mask[max(0, y0) : max(0, min(h, y1 + 1)), max(0, x0) : max(0, min(w, x1 + 1))].any())
+    for hand in obs.hands:
+        x, y, bw, bh = hand.bbox
+        if x <= x1 and x0 <= x + bw and y <= y1 and y0 <= y + bh:
+            return True
+    return False
 
 
 def visible_spots(obs: TableObservation) -> list[Spot]:
@@ -216,6 +240,17 @@ TIP_APART = 1.5
 """Two arm tips at least this many cards apart are two hands."""
 TIP_REACH = 3.0
 """A fingertip lies at most this many cards beyond the centre of the card its palm is on."""
+TIP_BEYOND = 0.35
+"""A card whose centre lies farther than this many cards past an arm's tip (seen from the edge
+the arm comes from) is not under that hand: a hand covers the card it lies on up to its
+fingertips (another arm crossing the card hides it)."""
+
+
+def past_the_tip(tip: np.ndarray, seat: str, point: np.ndarray) -> float:
+    """How far ``point`` lies past ``tip``, along an arm coming from ``seat``'s edge (pixels;
+    negative: between the edge and the tip)."""
+    dx, dy = float(point[0] - tip[0]), float(point[1] - tip[1])
+    return {"top": dy, "bottom": -dy, "left": dx, "right": -dx}.get(seat, 0.0)
 
 
 Tip = tuple[np.ndarray, str, float]
@@ -295,18 +330,21 @@ def tip_pair(
     card_px: float,
 ) -> list[int] | None:
     """The two hidden cards two arm tips lie on: the card nearest each tip (a hand's palm lies on
-    its card, the fingers reach up to :data:`TIP_REACH` cards beyond), a different card for each
-    tip; ``None`` unless exactly two tips far enough apart to be two hands find cards (an arm
-    resting where no hidden card lies does not count)."""
-    apart: list[np.ndarray] = []
-    for tip, _seat, _since in tips:  # one hand's fingers make several tips close together: one counts
-        if all(float(np.linalg.norm(tip - other)) >= TIP_APART * card_px for other in apart):
-            apart.append(tip)
+    its card, the fingers reach up to :data:`TIP_REACH` cards beyond; never a card lying past
+    the tip, see :data:`TIP_BEYOND`), a different card for each tip; ``None`` unless exactly two
+    tips far enough apart to be two hands find cards (an arm resting where no hidden card lies
+    does not count)."""
+    apart: list[tuple[np.ndarray, str]] = []
+    for tip, seat, _since in tips:  # one hand's fingers make several tips close together: one counts
+        if all(float(np.linalg.norm(tip - other)) >= TIP_APART * card_px for other, _ in apart):
+            apart.append((tip, seat))
     chosen: list[int] = []
-    for tip in apart:
+    for tip, seat in apart:
         best: tuple[float, int] | None = None
         for i in hidden:
             d = float(np.linalg.norm(snapshot[i].center - tip))
+            if past_the_tip(tip, seat, snapshot[i].center) > TIP_BEYOND * card_px:
+                continue
             if d <= TIP_REACH * card_px and (best is None or d < best[0]):
                 best = (d, i)
         if best is None:

@@ -63,6 +63,8 @@ class PipelineConfig:
     speck_pixels: int = 4
     """A change of fewer gate pixels than this, none differing twice ``gate_threshold``, is not
     searched."""
+    verify_s: float = 10.0
+    """How long the place a card was carried away from waits for the hand to leave it."""
     hand_margin: int = 2
     """Pixels of the gate's copy around a hand not searched while the hand is there (its shadow
     and blurred edge change every frame; no card is found there)."""
@@ -95,6 +97,9 @@ class TablePipeline:
         self._table_colours: np.ndarray | None = None
         self._since_colours = 0
         self._accounted: np.ndarray | None = None
+        self._verify: dict[int, tuple[np.ndarray, float]] = {}
+        """Track id -> (quad, time): where a card a hand carried away lay; searched once no hand
+        is near it (the hand may have left the card there and carried nothing)."""
 
     def reset(self) -> None:
         """Forget the table (a new game, the camera moved)."""
@@ -105,6 +110,7 @@ class TablePipeline:
         self._size = None
         self._table_colours = None
         self._accounted = None
+        self._verify = {}
 
     def _gate(self, frame: np.ndarray) -> tuple[bool, np.ndarray | None, np.ndarray]:
         """(changed?, changed-pixel mask of the gate copy, the gate copy)."""
@@ -168,7 +174,7 @@ class TablePipeline:
         if not changed and self._last is not None:
             held = {tid for hand in self._last.hands for tid in hand.covers}
             expired = self.tracker.expire(timestamp, held)
-            cards = self._last.cards if not expired else tuple(t.snapshot() for t in self.tracker.tracks)
+            cards = self._last.cards if not expired else tuple(t.snapshot() for t in self.tracker.confirmed())
             obs = TableObservation(
                 frame_index=self._frame_index,
                 timestamp=timestamp,
@@ -192,10 +198,11 @@ class TablePipeline:
         )
         for track in self.tracker.tracks:
             if track.track_id in hand_res.carried:
+                self._verify.setdefault(track.track_id, (track.quad.copy(), timestamp))
                 track.quad = hand_res.carried[track.track_id]
                 on_table[track.track_id] = track.quad
         cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
-        change_mask = self._to_search(small, hand_res.low_mask)
+        change_mask = self._to_search(small, hand_res.low_mask, timestamp, w)
         # Where the frame went back to what was accounted for (a hand left), nothing new can be
         # found: the hidden cards there are those that were there before the hand came.
         restored: list[CardDetection] = []
@@ -231,7 +238,7 @@ class TablePipeline:
         hands = self._hands_with_current_tracks(hand_res.hands)
         # A card seen whole in this frame is under no hand (the hand mask can take in a card a
         # hand just put down next to it): its "covered" is dropped, here and in the hand memory.
-        seen = {t.track_id for t in self.tracker.tracks if t.state is CardState.VISIBLE}
+        seen = {t.track_id for t in self.tracker.confirmed() if t.state is CardState.VISIBLE}
         hands = tuple(
             HandObservation(h.hand_id, h.seat, tuple(c for c in h.covers if c not in seen), h.bbox)
             for h in hands
@@ -243,7 +250,7 @@ class TablePipeline:
             timestamp=timestamp,
             width=w,
             height=h,
-            cards=tuple(t.snapshot() for t in self.tracker.tracks),
+            cards=tuple(t.snapshot() for t in self.tracker.confirmed()),
             hands=hands,
             events=events,
             hand_mask=hand_res.mask,
@@ -257,7 +264,9 @@ class TablePipeline:
         self._last = obs
         return obs
 
-    def _to_search(self, small: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
+    def _to_search(
+        self, small: np.ndarray, hand: np.ndarray, timestamp: float, width: int
+    ) -> np.ndarray | None:
         """The gate's pixels worth a search (None: the whole frame): those unlike what the
         pipeline has accounted for, away from every hand. Under a hand, and in a margin around
         it (its shadow, its blurred edge), no card can be found: those pixels keep what was
@@ -283,10 +292,24 @@ class TablePipeline:
             todo = np.where(keep[labels], np.uint8(255), np.uint8(0))
         if zone is None:
             self._accounted = small.copy()
-            return todo
-        keep = zone > 0
-        self._accounted = np.where(keep, acc, small)
-        return cv2.bitwise_and(todo, cv2.bitwise_not(zone))
+        else:
+            self._accounted = np.where(zone > 0, acc, small)
+            todo = cv2.bitwise_and(todo, cv2.bitwise_not(zone))
+        self._add_verified(todo, zone, timestamp, small.shape[1] / width)
+        return todo
+
+    def _add_verified(self, todo: np.ndarray, zone: np.ndarray | None, timestamp: float, f: float) -> None:
+        """Adds to ``todo`` (in place) the places cards were carried away from that no hand is near
+        any more: what lies there now is searched (the card the hand only passed over)."""
+        for tid, (quad, since) in list(self._verify.items()):
+            if timestamp - since > self.cfg.verify_s:
+                del self._verify[tid]
+                continue
+            q = np.round(quad * f).astype(np.int32)
+            if zone is not None and quad_coverage(zone > 0, quad, f) > 0.0:
+                continue
+            cv2.fillConvexPoly(todo, q, 255)
+            del self._verify[tid]
 
     def _revealed(
         self, frame: np.ndarray, hand_res: HandResult, cover: dict[int, float], search: np.ndarray
@@ -300,7 +323,7 @@ class TablePipeline:
         f = search.shape[1] / frame.shape[1]
         back: list[CardDetection] = []
         clear: set[int] = set()
-        for t in self.tracker.tracks:
+        for t in self.tracker.confirmed():
             under = cover.get(t.track_id, 0.0) > 0.0
             if (
                 t.state is CardState.GONE
@@ -354,7 +377,7 @@ class TablePipeline:
 
     def _identify_new(self) -> None:
         assert self.identify is not None
-        for t in self.tracker.tracks:
+        for t in self.tracker.confirmed():
             if t.identity is None and t.last_clean_view is not None and not t.extra.get("identified"):
                 identity, conf = self.identify(t.last_clean_view)
                 t.identity, t.identity_confidence = identity, float(conf)

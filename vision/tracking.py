@@ -50,6 +50,12 @@ class TrackerConfig:
     in_place_slack: float = 1.3
     """A hidden card found again in place (IoU >= 0.7) may differ this many times more (fingers
     still over an edge)."""
+    tentative_overlap: float = 0.3
+    """A new track on a known card's place (IoU at least this with a track on the table) is
+    tentative until found again in the next examined frame (a finder's flicker is no card)."""
+    duplicate_iou: float = 0.7
+    """A track lying this much over a track found in the frame, with the same look and not found
+    itself, is the same card twice: it is dropped."""
 
 
 @dataclass
@@ -68,6 +74,9 @@ class Track:
     hits: int = 1
     signature: np.ndarray | None = None
     """A small blurred Lab thumbnail of the last clean view (for re-finding a moved card)."""
+    tentative: bool = False
+    """Not confirmed yet: kept out of the observation until found again (see
+    :attr:`TrackerConfig.tentative_overlap`)."""
     extra: dict[str, object] = field(default_factory=dict)
 
     def snapshot(self) -> TrackedCard:
@@ -132,8 +141,12 @@ class CardTracker:
         self._next_id = 1
 
     def on_table(self) -> list[Track]:
-        """Tracks visible or covered (not gone)."""
-        return [t for t in self.tracks if t.state is not CardState.GONE]
+        """Confirmed tracks visible or covered (not gone)."""
+        return [t for t in self.tracks if t.state is not CardState.GONE and not t.tentative]
+
+    def confirmed(self) -> list[Track]:
+        """Every track but the tentative ones (those the observation shows)."""
+        return [t for t in self.tracks if not t.tentative]
 
     def update(
         self,
@@ -165,6 +178,7 @@ class CardTracker:
         examined += [
             t for t in self.tracks if t.state is not CardState.VISIBLE and t.track_id not in in_examined
         ]
+        in_region = {id(t) for t in examined}
         sig_cache: dict[int, np.ndarray | None] = {}
 
         def det_sig(i: int) -> np.ndarray | None:
@@ -257,6 +271,7 @@ class CardTracker:
                 used.add(best_j)
 
         changed: list[Track] = []
+        placed = [t for t in self.tracks if t.state is not CardState.GONE and not t.tentative]
         for i, det in enumerate(detections):
             if i in det_to_tr:
                 tr = examined[det_to_tr[i]]
@@ -267,18 +282,36 @@ class CardTracker:
                 tr.state = CardState.VISIBLE
                 tr.last_seen = timestamp
                 tr.hits += 1
-                if moved or was is not CardState.VISIBLE:
+                if moved or was is not CardState.VISIBLE or tr.tentative:
                     changed.append(tr)
+                tr.tentative = False
             else:
-                tr = Track(self._next_id, det.quad.astype(np.float32), det.confidence, last_seen=timestamp)
+                tentative = any(quad_iou(det.quad, t.quad) >= cfg.tentative_overlap for t in placed)
+                tr = Track(
+                    self._next_id,
+                    det.quad.astype(np.float32),
+                    det.confidence,
+                    last_seen=timestamp,
+                    tentative=tentative,
+                )
                 self._next_id += 1
                 self.tracks.append(tr)
                 changed.append(tr)
             if tr in changed or tr.last_clean_view is None:
                 self._take_clean_view(tr, frame, timestamp, bool(hand_touch and hand_touch(tr.quad)))
+        found = {id(examined[j]) for j in used}
+        dropped = self._duplicates(
+            [examined[j] for j in used],
+            [t for t in examined if id(t) not in found],
+            {id(examined[j]): i for i, j in det_to_tr.items()},
+            det_sig,
+        )
 
         for j, tr in enumerate(examined):
-            if j in used:
+            if j in used or id(tr) in dropped:
+                continue
+            if tr.tentative:  # not found again: a flicker
+                dropped.add(id(tr))
                 continue
             was = tr.state
             under_hand = hand_cover.get(tr.track_id, 0.0) > 0.0
@@ -293,13 +326,45 @@ class CardTracker:
                 tr.state = CardState.COVERED
             if tr.state is not was:
                 changed.append(tr)
-        # Drop long-gone tracks.
+        # Visible cards outside the examined region are as they were: still in sight.
+        for tr in self.tracks:
+            if tr.state is CardState.VISIBLE and id(tr) not in in_region:
+                tr.last_seen = timestamp
+        # Drop long-gone tracks, flickers and duplicates.
         self.tracks = [
             t
             for t in self.tracks
-            if not (t.state is CardState.GONE and timestamp - t.last_seen > cfg.forget_s)
+            if id(t) not in dropped
+            and not (t.state is CardState.GONE and timestamp - t.last_seen > cfg.forget_s)
         ]
         return changed
+
+    def _duplicates(
+        self,
+        found: list[Track],
+        missed: list[Track],
+        det_of: dict[int, int],
+        det_sig: Callable[[int], np.ndarray | None],
+    ) -> set[int]:
+        """Tracks (``id()``) among ``missed`` that lie on a ``found`` track's card, with its look:
+        the same card tracked twice (a track left behind while its card was followed by another)."""
+        out: set[int] = set()
+        for tr in found:
+            sig = det_sig(det_of[id(tr)])
+            for other in missed:
+                if (
+                    id(other) in out
+                    or other.tentative
+                    or other.state is CardState.GONE
+                    or other.signature is None
+                    or sig is None
+                    or quad_iou(other.quad, tr.quad) < self.cfg.duplicate_iou
+                ):
+                    continue
+                if signature_distance(sig, other.signature) <= self.cfg.look_threshold:
+                    log.debug("track %d duplicates track %d: dropped", other.track_id, tr.track_id)
+                    out.add(id(other))
+        return out
 
     def expire(self, timestamp: float, held: set[int] | frozenset[int] = frozenset()) -> bool:
         """Time passes on a still frame: covered tracks past their patience go, except those a
@@ -307,6 +372,9 @@ class CardTracker:
         Returns whether any track changed."""
         changed = False
         for tr in self.tracks:
+            if tr.state is CardState.VISIBLE:  # still in sight: its patience starts when it is not
+                tr.last_seen = timestamp
+                continue
             if tr.state is not CardState.COVERED:
                 continue
             if tr.track_id in held:

@@ -86,6 +86,9 @@ CLIP_COS = 0.95
 """... and one whose hue points this closely (cosine) along the one coloured class's is that piece."""
 CLIP_HUE = 0.3
 """There a hueless piece's ring differs from the board with at most this share of hue."""
+LIT_DARK = 0.3
+"""Under added light, a ring darker than its board by this much (log units, mean) without hue is
+the hueless piece's (see ``_lit_dark_pieces``)."""
 PIT_LIFT = True
 PIT_CALM = 20.0
 """Percentile of the empty holes' pit-to-board ratios taken as unlit by added light."""
@@ -121,6 +124,17 @@ SHADOW_CELL = 3
 """How many of a cell's four holes must show themselves for it to be lifted."""
 SHADOW_HOLES = 4
 """... if it has at least this many holes inside it."""
+LINK_CELL_DIST = 0.3
+"""A cell whose centre lies this close (pitches) to a link's axis, between its pegs, may show the link."""
+LINK_BLEND = (0.05, 0.95)
+"""A link's cell is a blend of the board and the link's colour in this range of shares (a cell
+centre lies beside a link, never all over it: a flat colour all over is something else)."""
+LINK_FIT = 0.13
+"""How far (log units) a cell may be from the best such blend to be explained by a link."""
+LINK_GROUP = 12
+"""Occluded cells explained by links are lifted in groups of at most this many (a hand is bigger)."""
+LINK_PEG = 0.8
+"""A peg that ends a link explaining cells matches its class within this (in outlier limits)."""
 MODEL_CLAMP = 0.1
 """The smooth board model stays within this (log units) of the colours of the cells it was fitted on."""
 LOCAL_SIGMA = 2.0
@@ -530,6 +544,65 @@ class BoardReader:
                     a[lit] = sub
         return label, conf, dmin
 
+    def _link_cells(
+        self,
+        cell_log: np.ndarray,
+        board: np.ndarray,
+        pegs: np.ndarray,
+        ring: np.ndarray,
+        occluded: np.ndarray,
+        hand_cells: np.ndarray | None,
+    ) -> np.ndarray:
+        """Occluded cells that are links, not a hand: groups of at most ``LINK_GROUP`` cells each of
+        which lies beside the axis of a knight's-move pair of same-colour ``pegs`` (N, N: 0, 1, 2,
+        confident ones only) and looks like a blend of the board and that pair's ring colour
+        (``ring``, (N, N, 3) log ratio to the board) within ``LINK_FIT``. A cluster of links
+        between pegs changes the cells' hue as a hand does, but a hand is bigger, and its cells
+        are no partial blend towards the pegs at both ends of a line through them."""
+        n = self.spec.size
+        out = np.zeros_like(occluded)
+        if not occluded.any() or not (pegs > 0).any():
+            return out
+        # The board at each cell: the mean of the holes around it (edge cells: the nearest ones).
+        padded = np.pad(board, ((1, 1), (1, 1), (0, 0)), mode="edge")
+        cell_board = 0.25 * (padded[:-1, :-1] + padded[:-1, 1:] + padded[1:, :-1] + padded[1:, 1:])
+        v_cell = cell_log - cell_board
+        explained = np.zeros_like(occluded)
+        shares = np.linspace(LINK_BLEND[0], LINK_BLEND[1], 18)
+        for (dr, dc), offsets in _LINK_CELL_OFFSETS.items():
+            r0, r1 = max(0, -dr), min(n, n - dr)
+            c0, c1 = max(0, -dc), min(n, n - dc)
+            a = pegs[r0:r1, c0:c1]
+            b = pegs[r0 + dr : r1 + dr, c0 + dc : c1 + dc]
+            rr, cc = np.nonzero((a > 0) & (a == b))
+            if not len(rr):
+                continue
+            rr, cc = rr + r0, cc + c0
+            colour = 0.5 * (ring[rr, cc] + ring[rr + dr, cc + dc])  # (P, 3) log ratio
+            target = np.log(1.0 - shares[None, :, None] + shares[None, :, None] * np.exp(colour)[:, None, :])
+            for oa, ob in offsets:
+                ci, cj = rr + oa, cc + ob
+                on = occluded[ci, cj]
+                if not on.any():
+                    continue
+                d = np.linalg.norm(v_cell[ci[on], cj[on]][:, None, :] - target[on], axis=-1).min(1)
+                fit = d < LINK_FIT
+                explained[ci[on][fit], cj[on][fit]] = True
+        if not explained.any():
+            return out
+        k, lab, stats, _ = cv2.connectedComponentsWithStats(occluded.astype(np.uint8), connectivity=8)
+        for c in range(1, k):
+            if stats[c, cv2.CC_STAT_AREA] > LINK_GROUP:
+                continue
+            comp = lab == c
+            if hand_cells is not None and (comp & hand_cells).any():
+                continue
+            if explained[comp].all():
+                out |= comp
+        if out.any():
+            log.debug("board reader: %d occluded cells are links, not a hand", int(out.sum()))
+        return out
+
     def _not_hands(self, f: _Features, occluded: np.ndarray, hand_cells: np.ndarray | None) -> np.ndarray:
         """Occluded cells that are no hand: a hard shadow's or a coloured light's edge changes the
         board's hue as a hand does, but a hand hides the holes under it. Judged against the cells
@@ -582,6 +655,41 @@ class BoardReader:
         lift = np.where(ws > 0.01, ss / np.maximum(ws, 1e-6), 0.0) * base
         # Not where the board is clipped: there the light's strength is unknown.
         return np.where((lift > PIT_LIFT_MIN) & ~self._clipped, lift, 0.0)
+
+    def _lit_dark_pieces(
+        self,
+        hole_log: np.ndarray,
+        board: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+        lit: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Under added light (a lamp, glare: ``lit``), a dark hueless piece (black, grey) is lifted
+        towards the board by an amount the pits cannot always tell, so it may match no class.
+        Where the spec has exactly one hueless piece, a hole that matches nothing, whose ring is
+        clearly darker than its board (``LIT_DARK``) with no hue of its own (``CLIP_HUE``) and
+        whose centre is no pit, is that piece, read as a weak match (``CLIP_MATCH``), as on a
+        board clipped at white (:meth:`_clipped_holes`)."""
+        if self.spec.pattern != "holes" or not lit.any():
+            return label, conf, dmin
+        hueless = np.linalg.norm(_chroma(self.prototypes), axis=-1) <= FADE_CHROMA
+        dark = np.nonzero(hueless & (np.arange(3) > 0))[0]
+        if len(dark) != 1:
+            return label, conf, dmin
+        ring = hole_log[..., 3:]
+        rd = ring - board
+        pit = hole_log[..., :3].mean(-1) - ring.mean(-1)
+        lean = np.linalg.norm(rd - rd.mean(-1, keepdims=True), axis=-1) / np.maximum(
+            np.linalg.norm(rd, axis=-1), 1e-6
+        )
+        piece = lit & (dmin >= 1.0) & (rd.mean(-1) <= -LIT_DARK) & (lean <= CLIP_HUE) & (pit > -CLIP_PIT)
+        if not piece.any():
+            return label, conf, dmin
+        label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
+        k = int(dark[0])
+        label[piece], conf[piece], dmin[piece] = k, 1.0, CLIP_MATCH
+        return label, conf, dmin
 
     def _clipped_holes(
         self,
@@ -694,6 +802,27 @@ class BoardReader:
         lifted = self._not_hands(f, occluded, hand_cells)
         if lifted.any():
             board, occluded = self._board_model(f.cell_log, hand_cells, lifted)
+        label, conf, dmin = self._classify_board(f, board, occluded)
+        if self.spec.has_links and occluded.any():
+            # Links between pegs, crowded together, change the cells' hue as a hand does: what
+            # the pegs just read explain is no hand (the holes are read again without it).
+            pegs = np.where(self.valid & (conf > 0.95) & (dmin < LINK_PEG), label, 0)
+            ring = self._ratio(f.hole_log, board)[..., 3:]
+            links = self._link_cells(f.cell_log, board, pegs, ring, occluded, hand_cells)
+            if links.any():
+                board, occluded = self._board_model(f.cell_log, hand_cells, lifted | links)
+                label, conf, dmin = self._classify_board(f, board, occluded)
+        reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
+        self._prev = f
+        self._ref_hole = f.hole_log.copy()
+        self._reading = reading
+        return reading
+
+    def _classify_board(
+        self, f: _Features, board: np.ndarray, occluded: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(label, confidence, distance) of every hole against ``board``, the prototypes learnt
+        afresh from the holes clear of ``occluded`` cells."""
         v = self._ratio(f.hole_log, board)
         self.prototypes = self.spec.prototypes()
         self._adapted[:] = False
@@ -725,11 +854,7 @@ class BoardReader:
             better = ld < dmin
             label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
         label, conf, dmin = self._clipped_holes(f.hole_log, board, label, conf, dmin)
-        reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
-        self._prev = f
-        self._ref_hole = f.hole_log.copy()
-        self._reading = reading
-        return reading
+        return self._lit_dark_pieces(f.hole_log, board, label, conf, dmin, self._glare > LIT_MIN)
 
     def update(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
         """An incremental read: only holes whose colour changed since they were last classified
@@ -768,6 +893,9 @@ class BoardReader:
                     local = self._local[idx] if self._local is not None else self.prototypes
                     lab, c, d = self._classify_lit(v, vg, lit, local, self._faded[idx])
             lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
+            lab, c, d = self._lit_dark_pieces(
+                f.hole_log[idx], board[idx], lab, c, d, self._glare[idx] > LIT_MIN
+            )
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.
@@ -925,6 +1053,29 @@ class BoardReader:
         if unsure:
             link_conf = min(link_conf, 0.5)
         return links, unsure, link_conf  # type: ignore[return-value]
+
+
+def _link_cell_offsets() -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """For each knight direction (dr, dc) from a peg at hole (r, c), the cells (r + a, c + b)
+    whose centre (hole coordinates (r + a - 0.5, c + b - 0.5)) lies within ``LINK_CELL_DIST`` of
+    the link's axis, between its pegs."""
+    out = {}
+    for dr, dc in KNIGHT:
+        axis = np.array([dr, dc], np.float64)
+        length2 = float(axis @ axis)
+        cells = []
+        for a in range(-1, 4):
+            for b in range(-2, 5):
+                p = np.array([a - 0.5, b - 0.5])
+                t = float(p @ axis) / length2
+                dist = abs(p[0] * axis[1] - p[1] * axis[0]) / np.sqrt(length2)
+                if 0.15 < t < 0.85 and dist < LINK_CELL_DIST:
+                    cells.append((a, b))
+        out[(dr, dc)] = cells
+    return out
+
+
+_LINK_CELL_OFFSETS = _link_cell_offsets()
 
 
 def _chroma(v: np.ndarray) -> np.ndarray:

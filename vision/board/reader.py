@@ -86,6 +86,9 @@ CLIP_COS = 0.95
 """... and one whose hue points this closely (cosine) along the one coloured class's is that piece."""
 CLIP_HUE = 0.3
 """There a hueless piece's ring differs from the board with at most this share of hue."""
+DARK_SEED = 0.5
+"""A ring darker than its board by this much (log units, mean), without hue, may teach the hueless
+piece's class (see ``_learn_dark``)."""
 LIT_DARK = 0.3
 """Under added light, a ring darker than its board by this much (log units, mean) without hue is
 the hueless piece's (see ``_lit_dark_pieces``)."""
@@ -753,6 +756,35 @@ class BoardReader:
             label[piece], conf[piece], dmin[piece] = k, 1.0, CLIP_MATCH
         return label, conf, dmin
 
+    def _learn_dark(self, v: np.ndarray, ok: np.ndarray) -> None:
+        """The hueless piece (black, grey) learnt from the board when no hole matched its nominal
+        colour closely enough to teach it: blur spreads the board into a small dark peg, and a
+        black peg's ring may then lie nearer an empty hole's (darkened, as by a shadow) than
+        the nominal black. Its members: holes whose ring is clearly darker than the board
+        (``DARK_SEED``) with no hue of its own (``CLIP_HUE``): an empty hole's ring is bare board
+        (the board model follows shadows), however dark its pit; three at least."""
+        if self.spec.pattern != "holes":
+            return
+        hueless = np.linalg.norm(_chroma(self.spec.prototypes()), axis=-1) <= FADE_CHROMA
+        dark = np.nonzero(hueless & (np.arange(3) > 0))[0]
+        if len(dark) != 1 or self._adapted[dark[0]]:
+            return
+        k = int(dark[0])
+        ring = v[..., 3:]
+        lean = np.linalg.norm(ring - ring.mean(-1, keepdims=True), axis=-1) / np.maximum(
+            np.linalg.norm(ring, axis=-1), 1e-6
+        )
+        members = v[ok & (ring.mean(-1) <= -DARK_SEED) & (lean <= CLIP_HUE)]
+        if len(members) < 3:
+            return
+        self.prototypes[k] = np.median(members, axis=0)
+        self._adapted[k] = True
+        if len(members) >= 8:
+            mad = np.median(np.abs(members - self.prototypes[k]), axis=0)
+            floor = np.maximum(SPREAD_MIN, np.log1p(LIFT * np.exp(-self.prototypes[k])))
+            self._spread[k] = np.maximum(1.4826 * mad, floor)
+        log.debug("board reader: hueless class %d learnt from %d dark holes", k, len(members))
+
     def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
         """Prototypes moved to the median of their confident members (three at least)."""
         nominal = self.spec.prototypes()
@@ -835,6 +867,7 @@ class BoardReader:
             self.prototypes[0] = np.median(v[bare], axis=0)
         label, conf, dmin = self._classify(v, self.prototypes)
         self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
+        self._learn_dark(v, ok)
         if PIT_LIFT and self.spec.pattern == "holes":
             self._lift = self._pit_lift(f.hole_log, board, ok & (label == 0) & (conf > 0.95) & (dmin < 0.5))
             self._glare = np.maximum(self._glare, self._lift)

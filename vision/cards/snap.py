@@ -101,7 +101,7 @@ def snap_quad(
     prof_u8, base, normals, inside = _profiles(image, q, offsets, cfg)
     n, k = cfg.samples, len(offsets)
     prof = prof_u8.reshape(4, n, k, 3).astype(np.float32)
-    # step across each offset: from 1 px in to 1 px out, the strongest channel (signed by it)
+    # step across each offset: from 1 px in to 1 px out, the strongest channel
     d = prof[:, :, 2:, :] - prof[:, :, :-2, :]  # at offsets[1:-1]
     step = np.abs(d).max(axis=3)  # (4, N, K-2)
     table = table_model_mask(prof_u8, colours).reshape(4, n, k) == 0 if colours is not None else None
@@ -111,33 +111,35 @@ def snap_quad(
     out_offsets = np.zeros(4)
     scores = np.zeros(4)
     moved = np.zeros(4, bool)
+    # every offset's edge: index c into ``offsets``, its strips inside and outside
+    c = np.arange(2, k - 2)  # an edge at offsets[c] is step / med index c - 1
+    lo_in, hi_in = c - gap - strip, c - gap
+    lo_out, hi_out = c + gap + 1, c + gap + 1 + strip
+    valid = (lo_in >= 0) & (hi_out <= k)
+    lo_in, hi_in = np.clip(lo_in, 0, k), np.clip(hi_in, 0, k)
+    lo_out, hi_out = np.clip(lo_out, 0, k), np.clip(hi_out, 0, k)
+    travel = cfg.distance_cost * np.abs(offsets[c]) / reach
     for side in range(4):
         ok = inside[side]
         if ok.sum() < n // 2:
             continue
-        m = med[side]
-        best, best_j = 0.0, -1
-        for j in range(1, len(m) - 1):
-            if m[j] < cfg.min_step or m[j] < m[j - 1] or m[j] < m[j + 1]:
-                continue
-            c = j + 1  # index into offsets of the edge
-            lo_in, hi_in = c - gap - strip, c - gap
-            lo_out, hi_out = c + gap + 1, c + gap + 1 + strip
-            if lo_in < 0 or hi_out > k:
-                continue
-            if table is not None:
-                inner_card = 1.0 - float(table[side, ok, lo_in:hi_in].mean())
-                outer_table = float(table[side, ok, lo_out:hi_out].mean())
-            else:
-                inner_card = outer_table = 0.5
-            strength = float(np.clip(m[j] / 48.0, 0.0, 1.0))
-            s = strength * (0.2 + 0.8 * inner_card) * (0.2 + 0.8 * outer_table)
-            s -= cfg.distance_cost * abs(offsets[c]) / reach
-            if s > best:
-                best, best_j = s, j
-        if best_j >= 0 and best >= cfg.min_score:
-            out_offsets[side] = offsets[best_j + 1]
-            scores[side] = best
+        m = med[side][c - 1]
+        peak = valid & (m >= cfg.min_step) & (m >= med[side][c - 2]) & (m >= med[side][c])
+        if not peak.any():
+            continue
+        if table is not None:
+            col = np.concatenate([[0.0], np.cumsum(table[side, ok].mean(axis=0))])
+            inner_card = 1.0 - (col[hi_in] - col[lo_in]) / np.maximum(hi_in - lo_in, 1)
+            outer_table = (col[hi_out] - col[lo_out]) / np.maximum(hi_out - lo_out, 1)
+        else:
+            inner_card = outer_table = np.full(len(c), 0.5)
+        strength = np.clip(m / 48.0, 0.0, 1.0)
+        score = strength * (0.2 + 0.8 * inner_card) * (0.2 + 0.8 * outer_table) - travel
+        score = np.where(peak, score, -np.inf)
+        best = int(np.argmax(score))
+        if score[best] >= cfg.min_score:
+            out_offsets[side] = offsets[c[best]]
+            scores[side] = score[best]
             moved[side] = True
     # fine: each point's own edge near its side's offset, a line through them
     lines: list[tuple[np.ndarray, np.ndarray] | None] = []

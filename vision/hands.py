@@ -85,6 +85,8 @@ class HandResult:
     """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
 
 
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
 PATCH_SCALE = 0.25
 """Scale of the copies the hands' motion over cards is measured on."""
 
@@ -163,6 +165,8 @@ def patch_motion(
         min(w, int(patch.x0 + ex + pw / PATCH_SCALE + reach)),
         min(h, int(patch.y0 + ey + ph / PATCH_SCALE + reach)),
     )
+    if box[2] - box[0] < pw or box[3] - box[1] < ph:  # (the expected place left the frame)
+        return None
     area = _half(frame, box)
     if area.shape[0] < ph or area.shape[1] < pw:
         return None
@@ -342,8 +346,10 @@ class HandTracker:
         for hand in hands:
             hand.tip = _tip(hand.mask, hand.seat)
             covered = set()
+            # Its core only: the mask's edge takes in the hand's blurred outline and shadow.
+            core = cv2.erode(hand.mask.astype(np.uint8), _CROSS).astype(bool)
             for tid, q in card_quads.items():
-                cov = quad_coverage(hand.mask, q, s)
+                cov = quad_coverage(core, q, s)
                 if cov > cfg.cover_fraction:
                     covered.add(tid)
                 if tid in carried and cov >= cfg.carry_cover and cov > cover_of.get(tid, (0.0, hand))[0]:

@@ -186,6 +186,25 @@ def test_a_stack_in_the_middle_then_its_spread_hands_over(tmp_path: Path) -> Non
     assert handed == [pytest.approx(first)]
 
 
+def test_a_spread_never_at_rest_hands_over_from_its_fullest_view(tmp_path: Path) -> None:
+    """Hands reach for the spread cards at once and keep moving them: the table is never still,
+    yet the minute starts, from the first frame that showed the whole spread (a full bench game's
+    minute never started so)."""
+    ad, table, handed = spread_watch(tmp_path)
+    for _ in range(5):
+        table.show([card(1, P[0], *MIDDLE)])  # the stack
+    spread = spread_cards()
+    table.show(spread)
+    first = table.t
+    for k in range(12):  # a card taken here, another there: never the same layout twice
+        gone = k % len(spread)
+        table.show([c for i, c in enumerate(spread) if i != gone], [hand_on(1, "bottom", spread[gone])])
+        if k == 2:
+            table.show(spread[:3])  # hands hide most of it for a frame
+    assert handed == [pytest.approx(first)]
+    assert len(ad.stable.snapshot) == len(spread)
+
+
 def test_the_minute_starts_from_the_spread_at_rest_even_when_hands_come_at_once(tmp_path: Path) -> None:
     """The competitive game saw the spread at rest and handed over: the cooperative minute starts
     from that spread, though hands reach for the cards before the table is still again."""

@@ -68,6 +68,9 @@ EDGE_FRACTION = 0.22
 SPREAD_MIN_CARDS = 6
 SPREAD_FRACTION = 0.6
 """The minute starts when at least this fraction of the cards (and 6) lie apart on the table."""
+SPREAD_WAIT_S = 1.0
+"""The spread hands over once at rest, or from its fullest view after this long in sight (hands
+may reach for the cards before the table is ever still)."""
 STACK_MAX_CARDS = 3
 STACK_HOLD_S = 0.4
 """A table showing this few cards, none in a player's area, this long is the stack before a
@@ -164,6 +167,8 @@ class TwinItAdapter(GameAdapter):
         come down so that the slap's comparison needs only the pair head."""
         self._spread_first: float | None = None
         self._spread_counts: list[tuple[float, int]] = []
+        self._spread_best: list[Spot] = []
+        """The spread's fullest view so far (competitive play, before the hand-over)."""
         """(mono, cards seen) of each frame since the spread began."""
         self._stack_at: float | None = None
         self._stack_from: float | None = None
@@ -739,19 +744,27 @@ class TwinItAdapter(GameAdapter):
 
     # -- the cooperative minute ------------------------------------------------------------------
     def _spread_seen(self, obs: TableObservation, mono: float) -> bool:
-        """Competitive play: the stack was spread; hands over to the minute (``on_spread``)."""
-        count = len(visible_spots(obs))
+        """Competitive play: the stack was spread; hands over to the minute (``on_spread``).
+        Hands hiding some of the spread for a frame do not start it again; when hands reach for
+        the cards before the spread is ever still, it hands over from the fullest view of the
+        spread once the spread has been in sight :data:`SPREAD_WAIT_S`."""
+        seen = visible_spots(obs)
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
-        if count < need or not self._stack_recent(mono):
-            self._spread_first = None
-            self._spread_counts = []
+        if not self._stack_recent(mono) or (len(seen) < need and self._spread_first is None):
+            self._spread_first, self._spread_counts, self._spread_best = None, [], []
             return False
-        if self._spread_first is None:
-            self._spread_first = mono
-        self._spread_counts.append((mono, count))
+        if len(seen) >= need:
+            if self._spread_first is None:
+                self._spread_first = mono
+            self._spread_counts.append((mono, len(seen)))
+            if len(seen) >= len(self._spread_best):
+                self._spread_best = fresh_views(seen, getattr(self._frame, "image", None), obs, mono)
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if snapshot is None or len(snapshot) < need:
-            return True
+            assert self._spread_first is not None
+            if mono - self._spread_first < SPREAD_WAIT_S - 1e-6 or len(self._spread_counts) < 3:
+                return True
+            snapshot = self.stable.snapshot = list(self._spread_best)
         hook, self.on_spread = self.on_spread, None
         assert hook is not None
         hook(len(snapshot), self._spread_done(), obs, self._frame)

@@ -363,3 +363,18 @@ def test_a_steal_judged_same_is_valid_though_the_cards_got_different_labels(tmp_
     assert {str(c) for c in last["action"]["cards"]} == {"{'pile': 0}", "{'capture': [1, 0]}"}
     assert last["evidence"]["judged"] == "same" and last["ruling"]["verdict"] == "valid", last
     assert live.game.scores(live.state)["captures"]["Ana"] == 1
+
+
+def test_a_wrong_slap_on_cards_not_seen_whole_lately_asks_the_table(tmp_path: Path) -> None:
+    """The same wrong slap as above, but the two cards were last seen with no hand on them long
+    before the hands landed (they may have been covered, moved or turned since): no penalty
+    without fresh views, the table is asked."""
+    live, ad, table = pile_game(tmp_path)
+    for view in ad.clean_views:
+        view.seen = (view.seen or 0.0) - 5.0  # every card last seen whole 5 s ago
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    table.slap([*covered, cards[2]], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])])
+    assert claims(live) == 0 and len(live.questions) == 1
+    (question,) = live.questions.values()
+    assert question["evidence"]["checks"] == {"two_tips": True, "fresh_views": False}

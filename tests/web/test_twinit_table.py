@@ -1,0 +1,45 @@
+"""Twin It's table geometry: which hidden cards two arm tips lie on, and when a hand touches a card."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from tests.web.tableobs import card, hand_on, obs
+from web.adapters.twinit_table import Spot, past_the_tip, tip_pair, touched_by_hands
+
+
+def spot(x: float, y: float) -> Spot:
+    quad = np.array([[x - 36, y - 36], [x + 36, y - 36], [x + 36, y + 36], [x - 36, y + 36]])
+    return Spot(np.array([x, y], np.float64), quad, np.zeros((8, 8, 3), np.uint8), 0)
+
+
+def test_an_arm_tip_never_takes_a_card_lying_past_it() -> None:
+    """Seed 5's first slap as vision saw it: Ben's long arm from the top crosses the table card on
+    its way to Ana's pile; his other hand lies on his own pile, its fingers reaching down short of
+    the table card. The table card lies past that tip: it is not under that hand."""
+    table, ana, ben = spot(590, 358), spot(525, 635), spot(744, 108)
+    hidden = {0: (1, "top"), 1: (1, "top"), 2: (2, "top")}
+    tips = [(np.array([586.0, 718.0]), "top", 0.0), (np.array([720.0, 300.0]), "top", 0.0)]
+    assert tip_pair(tips, hidden, [table, ana, ben], 72.0) == [1, 2]
+
+
+def test_past_the_tip_is_measured_from_the_arm_s_edge() -> None:
+    tip = np.array([100.0, 100.0])
+    beyond = {"top": (100, 130), "bottom": (100, 70), "left": (130, 100), "right": (70, 100)}
+    for seat, point in beyond.items():
+        assert past_the_tip(tip, seat, np.array(point, np.float64)) == 30.0
+        assert past_the_tip(tip, seat, 2 * tip - np.array(point, np.float64)) == -30.0
+
+
+def test_a_hand_touching_a_card_s_corner_touches_it() -> None:
+    target = card(1, "twinit:p035", 640, 360)
+    far = card(2, "twinit:p047", 200, 360)
+    hand = hand_on(1, "bottom", target)
+    assert touched_by_hands(obs(1, 0.0, [target, far], hands=(hand,)), target.quad)
+    assert not touched_by_hands(obs(1, 0.0, [target, far], hands=(hand,)), far.quad)
+    mask = np.zeros((720, 1280), bool)
+    mask[395:720, 675:700] = True  # a finger on the card's lower right corner, not its centre
+    view = replace(obs(1, 0.0, [target, far]), hand_mask=mask)
+    assert touched_by_hands(view, target.quad) and not touched_by_hands(view, far.quad)

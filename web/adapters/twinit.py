@@ -167,9 +167,9 @@ class TwinItAdapter(GameAdapter):
         come down so that the slap's comparison needs only the pair head."""
         self._spread_first: float | None = None
         self._spread_counts: list[tuple[float, int]] = []
+        """(mono, cards seen) of each frame since the spread began."""
         self._spread_best: list[Spot] = []
         """The spread's fullest view so far (competitive play, before the hand-over)."""
-        """(mono, cards seen) of each frame since the spread began."""
         self._stack_at: float | None = None
         self._stack_from: float | None = None
         self._stack_shown = False

@@ -269,21 +269,30 @@ def claims(live) -> int:
     return sum(1 for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim")
 
 
-def test_two_hands_are_judged_on_the_next_frame_one_arm_waits(tmp_path: Path) -> None:
+def test_two_hands_on_a_pair_are_judged_at_once_a_penalty_waits_a_frame_one_arm_waits(
+    tmp_path: Path,
+) -> None:
     from vision.observation import HandObservation, Seat
 
     live, _ad, table = pile_game(tmp_path)
     cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
     covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
     hands = [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])]
-    table.show([cards[0], *covered], hands)  # the hands land on exactly these two cards
-    assert claims(live) == 0
-    table.show([cards[0], *covered], hands)  # the next frame (0.1 s) confirms: judged
+    table.show([cards[0], *covered], hands)  # the hands land on exactly these two, the same pattern
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
     for _ in range(6):
         table.show([cards[0], *covered], hands)
     table.show(cards)
     assert claims(live) == 1  # still one claim for one slap
+
+    # two hands on two different cards: the penalty waits for the next frame to confirm
+    live3, _ad3, table3 = pile_game(tmp_path / "wrong")
+    wrong = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    on_them = [hand_on(1, "top", wrong[0]), hand_on(2, "top", wrong[1])]
+    table3.show([*wrong, cards[2]], on_them)
+    assert claims(live3) == 0
+    table3.show([*wrong, cards[2]], on_them)
+    assert claims(live3) == 1 and live3.entries[-1]["ruling"]["verdict"] == "invalid"
 
     # one arm over the same two cards (a single hand box from the bottom edge): held 0.45 s
     live2, _ad2, table2 = pile_game(tmp_path / "one")

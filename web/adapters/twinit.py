@@ -527,7 +527,10 @@ class TwinItAdapter(GameAdapter):
         hold = TWO_HANDS_HOLD_S if tipped is not None else HOLD_S
         confirm = CONFIRM_FRAMES
         if tipped is not None and len(hidden) == 2:
-            hold = 0.0  # exactly the two cards under two arms that just landed: the next frame
+            hold = 0.0  # exactly the two cards under two arms that just landed: the next frame,
+            # or this one when their views surely show one pattern (only a penalty waits)
+            if self._pending_frames == 0 and self._surely_same([snapshot[i] for i in tipped], mono):
+                confirm = 0
         if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
             return
         self._claimed = places
@@ -541,6 +544,18 @@ class TwinItAdapter(GameAdapter):
         # under arms vision cannot tell apart, may not be the claimed ones: the table's call
         sure_cards = tipped is not None and len(hidden) == 2
         self._claim(spots, [hidden[i][1] for i in pair], self._pending[1], sure_cards=sure_cards)
+
+    def _evidence(self, spots: list[Spot], landed: float) -> tuple[list[np.ndarray], bool]:
+        """The two cards' views a slap is judged from, and whether they are fresh: both seen with
+        no hand on them at most :data:`FRESH_S` before the hands landed; else the newest views."""
+        clean = [self._clean_view(s, landed - FRESH_S) for s in spots]
+        if all(c is not None for c in clean):
+            return [c for c in clean if c is not None], True
+        return [self._latest_view(s) for s in spots], False
+
+    def _surely_same(self, spots: list[Spot], landed: float) -> bool:
+        crops, _ = self._evidence(spots, landed)
+        return self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1])) >= self.sure
 
     def _tips(self, obs: TableObservation, mono: float) -> list[Tip]:
         """Arm tips from the hands' mask; without one, each hand box's far end."""
@@ -625,9 +640,7 @@ class TwinItAdapter(GameAdapter):
         faces = [self._face_at(state, loc) for loc in locs]
         # both cards seen whole, with no hand on them, just before the hands landed: those views
         # are the evidence (a penalty needs them); else the newest views, which only rule "same"
-        clean = [self._clean_view(s, landed_mono - FRESH_S) for s in spots]
-        fresh = clean[0] is not None and clean[1] is not None
-        crops = [c for c in clean if c is not None] if fresh else [self._latest_view(s) for s in spots]
+        crops, fresh = self._evidence(spots, landed_mono)
         p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))
         # a penalty only for the very two cards two arm tips lie on, judged different from whole,
         # fresh, square views (an oblong crop is a card cut short or two cards merged)

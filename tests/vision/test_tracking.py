@@ -13,7 +13,7 @@ from vision.cards.finder import CardDetection
 from vision.errors import InputError
 from vision.observation import CardState
 from vision.pipeline import TablePipeline
-from vision.tracking import CardTracker, TrackerConfig
+from vision.tracking import CardTracker, Track, TrackerConfig
 
 
 @pytest.fixture(scope="module")
@@ -172,3 +172,66 @@ def test_a_card_found_a_little_off_in_place_keeps_its_id() -> None:
     off = quads["disc"] + np.float32([[9, 7], [0, 7], [0, 0], [9, 0]])  # a quad cut by a glare
     tracker.update([CardDetection(off, 1.0)], 0.1, frame)
     assert [t.track_id for t in tracker.tracks] == [first]
+
+
+def test_a_flicker_on_a_hidden_card_is_tentative_and_never_shown() -> None:
+    tracker = CardTracker()
+    frame, quads = _scene({"disc": (100, 60), "stripes": (400, 60)})
+    tracker.update([CardDetection(quads[k], 1.0) for k in ("disc", "stripes")], 0.0, frame)
+    disc = next(t.track_id for t in tracker.tracks if np.allclose(t.quad, quads["disc"]))
+    # A hand over the disc card: it is hidden...
+    hidden = np.full_like(frame, 60)
+    hidden[60:180, 400:480] = frame[60:180, 400:480]
+    tracker.update([CardDetection(quads["stripes"], 1.0)], 0.1, hidden, None, {disc: 0.9})
+    assert tracker.tracks[0].state is CardState.COVERED
+    # ... and the finder returns a quad half on it, of another look.
+    half = quads["disc"] + np.float32([40, 0])
+    dets = [CardDetection(quads["stripes"], 1.0), CardDetection(half, 0.5)]
+    tracker.update(dets, 0.2, hidden, None, {disc: 0.9})
+    assert [t.track_id for t in tracker.confirmed()] == [1, 2]
+    assert len(tracker.tracks) == 3 and tracker.tracks[-1].tentative
+    assert tracker.tracks[-1] not in tracker.on_table()
+    # Not found again in the next frame: dropped.
+    tracker.update([CardDetection(quads["stripes"], 1.0)], 0.3, hidden, None, {disc: 0.9})
+    assert [t.track_id for t in tracker.tracks] == [1, 2]
+    assert tracker.tracks[0].state is CardState.COVERED
+
+
+def test_a_tentative_card_found_again_is_confirmed() -> None:
+    tracker = CardTracker()
+    frame, quads = _scene({"disc": (100, 60)})
+    tracker.update([CardDetection(quads["disc"], 1.0)], 0.0, frame)
+    tracker.update([], 0.1, np.full_like(frame, 60), None, {1: 0.9})  # a hand over it
+    other, oq = _scene({"stripes": (130, 60)})  # another card put down half over its place
+    tracker.update([CardDetection(oq["stripes"], 1.0)], 0.2, other, None, {1: 0.9})
+    assert tracker.tracks[-1].tentative and tracker.tracks[-1].track_id == 2
+    tracker.update([CardDetection(oq["stripes"], 1.0)], 0.3, other, None, {1: 0.9})
+    new = tracker.tracks[-1]
+    assert not new.tentative and new in tracker.on_table() and new.track_id == 2
+    assert tracker.tracks[0].state is CardState.COVERED
+
+
+def test_a_card_tracked_twice_keeps_one_track() -> None:
+    tracker = CardTracker()
+    frame, quads = _scene({"disc": (100, 60)})
+    tracker.update([CardDetection(quads["disc"], 1.0)], 0.0, frame)
+    # A second track of the same card (as left behind by a wrong guess), hidden, same place.
+    tracker.tracks.append(
+        Track(7, quads["disc"] + 1.0, 1.0, CardState.COVERED, 0.0, signature=tracker.tracks[0].signature)
+    )
+    tracker.update([CardDetection(quads["disc"], 1.0)], 0.1, frame)
+    assert [t.track_id for t in tracker.tracks] == [1]
+
+
+def test_a_still_card_waits_its_patience_from_when_it_was_last_in_sight(table: np.ndarray) -> None:
+    pipe = TablePipeline(tracker=TrackerConfig(patience_s=0.5))
+    first = pipe.process(table, 0.0)
+    for k in range(1, 20):  # two seconds of a still table
+        assert pipe.process(table.copy(), 0.1 * k).extras["changed"] is False
+    target = first.cards[0]
+    x, y, w, h = cv2.boundingRect(np.round(target.quad).astype(np.int32))
+    frame = table.copy()
+    frame[y - 6 : y + h + 6, x - 6 : x + w + 6] = table[5 : h + 17, 1280 - w - 17 : 1280 - 5]
+    # Missing since a moment ago, not since the last frame that changed: not gone yet.
+    assert pipe.process(frame, 2.0).card(target.track_id).state is CardState.COVERED
+    assert pipe.process(frame, 2.6).card(target.track_id).state is CardState.GONE

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import PORTRAIT_SIZE, SQUARE_SIZE, find_cards, find_cards_baseline, rectify
+from vision.cards import PORTRAIT_SIZE, SQUARE_SIZE, FinderConfig, find_cards, find_cards_baseline, rectify
 from vision.cards.geometry import corner_angles, corner_error, order_quad, quad_area, quad_iou
 from vision.cards.scoring import ZERO, match_quads
 
@@ -107,6 +107,19 @@ def test_grain_sliver_is_not_a_card() -> None:
     streak = np.int32([[100, 200], [300, 200], [380, 240], [180, 240]])
     cv2.fillConvexPoly(img, streak, (235, 235, 235))
     assert find_cards(img) == []
+
+
+def test_a_plain_patch_is_not_a_card_but_a_printed_one_is() -> None:
+    """A card carries a print: a blank card-shaped patch (a sheet, a cloth's check under glare) is
+    not one, the same patch with a print is."""
+    q = np.array([[400.3, 200.6], [560.8, 210.2], [550.4, 430.9], [390.1, 420.7]], np.float32)
+    printed = _synthetic_card(q)
+    assert len(find_cards(printed)) == 1
+    img = np.full((720, 1280, 3), (40, 70, 30), np.uint8)
+    cv2.fillConvexPoly(img, np.round(q * 16).astype(np.int32), (235, 238, 240), cv2.LINE_AA, 4)
+    plain = cv2.add(img, np.random.default_rng(0).integers(0, 6, img.shape, dtype=np.uint8))
+    assert find_cards(plain) == []
+    assert len(find_cards(plain, FinderConfig(min_texture=0.0))) == 1
 
 
 def test_an_empty_table_has_no_card() -> None:

@@ -109,6 +109,10 @@ class FinderConfig:
     seg_refine: float = 1.2
     """A segmenter quad's sides are first fitted to edges within this many map pixels (0: not)."""
     snap: SnapConfig | None = field(default_factory=SnapConfig)
+    min_texture: float = 0.01
+    """At least this fraction of a card's inner three quarters lies on an edge (its print): on
+    rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
+    on the real SET photos >= 0.015 (at full resolution); 0: not checked."""
     """After refining, snap each side to the card's outer edge (card inside, table outside:
     :mod:`vision.cards.snap`); ``None``: not."""
 
@@ -351,8 +355,12 @@ def _mask_candidates(
     return out
 
 
-def _fraction_inside(mask: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of the quad's pixels set in ``mask``."""
+def _fraction_inside(mask: np.ndarray, quad: np.ndarray, shrink: float = 1.0, level: float = 0.0) -> float:
+    """Fraction of the quad's pixels where ``mask`` is above ``level`` (``shrink``: of the quad
+    scaled by that much about its centre)."""
+    if shrink != 1.0:
+        c = quad.mean(axis=0)
+        quad = c + (quad - c) * np.float32(shrink)
     x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
@@ -363,7 +371,9 @@ def _fraction_inside(mask: np.ndarray, quad: np.ndarray) -> float:
     total = cv2.countNonZero(poly)
     if total == 0:
         return 0.0
-    return cv2.countNonZero(cv2.bitwise_and(poly, mask[y0:y1, x0:x1])) / total
+    return (
+        cv2.countNonZero(cv2.bitwise_and(poly, (mask[y0:y1, x0:x1] > level).astype(np.uint8) * 255)) / total
+    )
 
 
 def _contained(inner: np.ndarray, a_in: float, outer: np.ndarray, a_out: float) -> bool:
@@ -576,6 +586,9 @@ def find_cards(
             if not learned:
                 n_supported = len(supported)
     cands = _dedupe(supported)
+    if cfg.min_texture > 0:
+        # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not
+        cands = [(q, s) for q, s in cands if _fraction_inside(mag, q, 0.75, support_level) >= cfg.min_texture]
 
     full_grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if cfg.refine else None
     channels: tuple[np.ndarray, ...] | None = None

@@ -79,17 +79,26 @@ def _render_chunk(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
     from dataclasses import replace
 
     from vision.render.scene import render
+    from vision.render.scene_layout import LAYOUTS
 
     start, step, n, seed, n_1080 = args
     cv2.setNumThreads(1)
     specs = list(_scenes(n, seed))
     found, base = ZERO, ZERO
+    by_layout: dict[str, MatchCounts] = {}
     corner_errors: list[float] = []
     base_ms: list[float] = []
+    finder_ms: list[float] = []
     for i in range(start, n, step):
         spec = specs[i]
         image, truth = render(spec)
-        found = found + _render_counts(image, truth, [d.quad for d in find_cards(image)])
+        t0 = time.thread_time()
+        dets = find_cards(image)
+        finder_ms.append((time.thread_time() - t0) * 1000.0)
+        counts = _render_counts(image, truth, [d.quad for d in dets])
+        found = found + counts
+        layout = LAYOUTS[i % len(LAYOUTS)]  # as _scenes cycles them
+        by_layout[layout] = by_layout.get(layout, ZERO) + counts
         t0 = time.thread_time()
         bq = find_cards_baseline(image)
         base_ms.append((time.thread_time() - t0) * 1000.0)
@@ -103,7 +112,14 @@ def _render_chunk(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
                 best = max(dets, key=lambda d: quad_iou(d.quad, c.quad), default=None)
                 if best is not None and quad_iou(best.quad, c.quad) >= 0.9:
                     corner_errors.append(corner_error(best.quad, c.quad))
-    return {"found": found, "base": base, "corner_errors": corner_errors, "base_ms": base_ms}
+    return {
+        "found": found,
+        "base": base,
+        "corner_errors": corner_errors,
+        "base_ms": base_ms,
+        "finder_ms": finder_ms,
+        "by_layout": by_layout,
+    }
 
 
 def bench_render_frames(n: int, seed: int, n_1080: int, workers: int = 2) -> dict[str, Any]:
@@ -120,15 +136,25 @@ def bench_render_frames(n: int, seed: int, n_1080: int, workers: int = 2) -> dic
     found, base = ZERO, ZERO
     corner_errors: list[float] = []
     base_ms: list[float] = []
+    finder_ms: list[float] = []
+    by_layout: dict[str, MatchCounts] = {}
     for part in parts:
         found, base = found + part["found"], base + part["base"]
         corner_errors += part["corner_errors"]
         base_ms += part["base_ms"]
+        finder_ms += part["finder_ms"]
+        for layout, counts in part["by_layout"].items():
+            by_layout[layout] = by_layout.get(layout, ZERO) + counts
     return {
         "found": found,
         "base": base,
         "corner_error_px_median": median(corner_errors),
         "base_ms": base_ms,
+        "finder_ms": finder_ms,
+        "by_layout": {
+            layout: {"cards": c.counted_truth, "precision": rounded(c.precision), "recall": rounded(c.recall)}
+            for layout, c in by_layout.items()
+        },
     }
 
 
@@ -337,5 +363,11 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
             "ms_720p_moving_p95": rounded(percentile(scen["moving_ms"], 95), 2),
             "ms_1080p_moving_median": rounded(median(scen_1080["moving_ms"]), 2),
         },
-        "diagnosis": scen["diagnosis"],
+        "diagnosis": {
+            **scen["diagnosis"],
+            # the card finder by the render set's layouts, and its own time per 720p frame
+            "render_by_layout": r["by_layout"],
+            "finder_ms_720p_median": rounded(median(r["finder_ms"]), 2),
+            "finder_ms_720p_p95": rounded(percentile(r["finder_ms"], 95), 2),
+        },
     }

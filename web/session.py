@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,6 +38,27 @@ FrameSource = Callable[[], Iterator[tuple[float, np.ndarray]]]
 
 Processor = Callable[[np.ndarray, float], TableObservation]
 """One frame in, the recognised table out (``TablePipeline.process``)."""
+
+TRIM_PERIOD_S = 30.0
+"""How often the publishing thread hands the C heap's free memory back to the system."""
+
+
+def heap_trimmer() -> Callable[[], None] | None:
+    """``malloc_trim(0)`` of the C library on Linux (frames, crops and model buffers of many
+    sizes come and go on several threads; without it the freed memory stays resident), else
+    ``None``."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+
+    def release() -> None:
+        trim(0)
+
+    return release
 
 
 @dataclass(frozen=True)
@@ -249,9 +272,13 @@ class LiveSession:
         last_overlay = 0.0
         last_overlay_frame = -1
         quality = [int(cv2.IMWRITE_JPEG_QUALITY), self.settings.jpeg_quality]
+        trim, last_trim = heap_trimmer(), self.clock()
         while not self._stop.is_set():
             t0 = self.clock()
             try:
+                if trim is not None and t0 - last_trim >= TRIM_PERIOD_S:
+                    trim()
+                    last_trim = t0
                 if self.live.end_timer_if_due():
                     log.info("timer ended")
                 if self.adapter is not None and hasattr(self.adapter, "tick"):

@@ -83,6 +83,9 @@ third card may still come), or at once with three cards."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
+SIGNATURE_BATCH = 4
+"""Crops per call of the judge: the inference runtime keeps memory for the largest batch it has
+run, so a batch the size of every card under the hands would grow the server for good."""
 FRESH_S = 1.0
 """A penalty needs both cards' views seen with no hand on them at most this long before the
 hands landed on them (an older view may show a card since covered, moved or turned)."""
@@ -99,9 +102,13 @@ class Matcher:
         return self.judge.signature(crop) if self.judge is not None else crop
 
     def signatures(self, crops: list[np.ndarray]) -> list[Any]:
-        """Many signatures in one batch when the judge offers it."""
+        """Many signatures, in batches of at most :data:`SIGNATURE_BATCH` when the judge offers
+        them."""
         if self.judge is not None and hasattr(self.judge, "signatures"):
-            return list(self.judge.signatures(crops))
+            out: list[Any] = []
+            for k in range(0, len(crops), SIGNATURE_BATCH):
+                out.extend(self.judge.signatures(crops[k : k + SIGNATURE_BATCH]))
+            return out
         return [self.signature(c) for c in crops]
 
     def p_same(self, a: Any, b: Any) -> float:

@@ -20,7 +20,8 @@ The steps, all numpy / OpenCV:
    and, for the untrusted sources, for not being table-coloured.
 4. Candidates are reconciled: merged touching cards vs. one card with big prints (whichever is
    nearer the typical card size), prints and glare inside a card dropped, duplicates merged,
-   sizes far from the typical card dropped.
+   sizes far from the typical card dropped, a quad that several others inside it fill (touching
+   cards merged) dropped, and a plain patch (no print inside: a cloth's check under glare) dropped.
    With the learned segmenter (:mod:`vision.segmenter`, ``FinderConfig.segmenter``), its card
    instances are a fourth source (:mod:`vision.cards.seg_candidates`; each quad first fitted to
    the working image's edges) where the classical sources found nothing; optionally
@@ -28,7 +29,9 @@ The steps, all numpy / OpenCV:
 5. Corners are refined to subpixel on the full-resolution image (:mod:`vision.cards.refine`:
    each side fitted to its edge; a printed outline counts as part of the card; a printed frame
    inside a plain margin is moved out to the card's edge, the margin looked for in grey, then in
-   each colour channel).
+   each colour channel), then each side is snapped to the card's outer edge, where card lies
+   inside and table outside (:mod:`vision.cards.snap`: not a print inside the card, not a
+   neighbour or a shadow beyond it).
 """
 
 from __future__ import annotations

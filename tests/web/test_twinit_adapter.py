@@ -387,3 +387,31 @@ def test_a_wrong_slap_on_cards_not_seen_whole_lately_asks_the_table(tmp_path: Pa
     assert claims(live) == 0 and len(live.questions) == 1
     (question,) = live.questions.values()
     assert question["evidence"]["checks"] == {"two_tips": True, "fresh_views": False}
+
+
+def test_one_arm_over_three_cards_asks_about_the_card_at_its_tip_and_the_one_most_like_it(
+    tmp_path: Path,
+) -> None:
+    """One arm (two hands vision sees as one) over three cards, the judge sure of no pair: the
+    card its tip lies on and the card most like it are put to the table, not silently dropped."""
+    from vision.observation import HandObservation, Seat
+
+    unsure = {"on": False}
+
+    def compare(a, b):
+        return (0.7 if unsure["on"] else 1.0) * pixel_compare(a, b)
+
+    live, _ad, table = pile_game(tmp_path, compare=compare)
+    unsure["on"] = True
+    covered = [
+        card(1, P[0], *MIDDLE, state=CardState.COVERED),
+        card(2, P[1], *TOP, state=CardState.COVERED),
+        card(3, P[1], *BOTTOM, state=CardState.COVERED),
+    ]
+    arm = HandObservation(7, Seat("bottom"), (1, 2, 3), (610, 30, 60, 690))  # its tip on Ben's pile
+    for _ in range(7):
+        table.show(covered, [arm])
+    assert claims(live) == 0 and len(live.questions) == 1
+    (question,) = live.questions.values()
+    assert sorted(map(str, question["if_yes"]["cards"])) == ["{'pile': 0}", "{'pile': 1}"]
+    assert question["evidence"]["checks"]["two_tips"] is False

@@ -30,6 +30,7 @@ from web.adapters.twinit_table import (
     Stabiliser,
     Tip,
     arm_tips,
+    card_at_tip,
     clusters,
     edge_zone,
     fingertip,
@@ -83,6 +84,9 @@ third card may still come), or at once with three cards."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
+PAIR_MARGIN = 0.3
+"""Among more hidden cards, the card under an arm's tip and the card most like it are put to the
+table when no pair is sure and that pair's p(same) leads the next by this much."""
 SIGNATURE_BATCH = 4
 """Crops per call of the judge: the inference runtime keeps memory for the largest batch it has
 run, so a batch the size of every card under the hands would grow the server for good."""
@@ -541,7 +545,7 @@ class TwinItAdapter(GameAdapter):
         if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
             return
         self._claimed = places
-        pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot)
+        pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot, tips)
         if pair is None:
             return
         spots = [snapshot[i] for i in pair]
@@ -574,20 +578,32 @@ class TwinItAdapter(GameAdapter):
         since = self._hands_since if self._hands_since is not None else mono
         return [(fingertip(h), str(h.seat), since) for h in obs.hands]
 
-    def _pick_pair(self, hidden: list[int], snapshot: list[Spot]) -> list[int] | None:
+    def _pick_pair(self, hidden: list[int], snapshot: list[Spot], tips: list[Tip]) -> list[int] | None:
         """The two cards claimed: the only two hidden, or the only surely identical pair among
-        more (arms cover cards on their way); otherwise held back as uncertain."""
+        more (arms cover cards on their way), or the only one among them with the card an arm's
+        tip lies on; else, when one card lies under the tip, that card and the card most like it
+        if clearly so (the table is asked: not sure); otherwise held back as uncertain."""
         if len(hidden) == 2:
             return hidden
         sigs = {i: self._signature_of(self._latest_view(snapshot[i])) for i in hidden}
-        sure = [
-            [a, b]
+        scored = [
+            (self.matcher.p_same(sigs[a], sigs[b]), [a, b])
             for k, a in enumerate(hidden)
             for b in hidden[k + 1 :]
-            if self.matcher.p_same(sigs[a], sigs[b]) >= self.sure
         ]
+        sure = [pair for p, pair in scored if p >= self.sure]
         if len(sure) == 1:
             return sure[0]
+        found = {card_at_tip(t, s, dict.fromkeys(hidden), snapshot, self.stable.card_px) for t, s, _ in tips}
+        anchors = found - {None}
+        if len(anchors) == 1:
+            anchor = anchors.pop()
+            ranked = sorted(((p, pair) for p, pair in scored if anchor in pair), key=lambda x: -x[0])
+            sure_here = [pair for p, pair in ranked if p >= self.sure]
+            if len(sure_here) == 1:
+                return sure_here[0]
+            if not sure_here and ranked and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= PAIR_MARGIN):
+                return ranked[0][1]
         self.hold(
             {"type": "claim"},
             f"hands over {len(hidden)} cards: which two are claimed is not clear",

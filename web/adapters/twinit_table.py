@@ -9,7 +9,7 @@ which snapshot cards the hands cover.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -340,19 +340,28 @@ def tip_pair(
             apart.append((tip, seat))
     chosen: list[int] = []
     for tip, seat in apart:
-        best: tuple[float, int] | None = None
-        for i in hidden:
-            d = float(np.linalg.norm(snapshot[i].center - tip))
-            if past_the_tip(tip, seat, snapshot[i].center) > TIP_BEYOND * card_px:
-                continue
-            if d <= TIP_REACH * card_px and (best is None or d < best[0]):
-                best = (d, i)
-        if best is None:
+        found = card_at_tip(tip, seat, hidden, snapshot, card_px)
+        if found is None:
             continue  # an arm resting where no hidden card lies
-        if best[1] in chosen:
+        if found in chosen:
             return None
-        chosen.append(best[1])
+        chosen.append(found)
     return sorted(chosen) if len(chosen) == 2 else None
+
+
+def card_at_tip(
+    tip: np.ndarray, seat: str, hidden: Mapping[int, object], snapshot: list[Spot], card_px: float
+) -> int | None:
+    """The hidden card nearest an arm's tip, within :data:`TIP_REACH` cards and not lying past
+    it (:data:`TIP_BEYOND`), else ``None``."""
+    best: tuple[float, int] | None = None
+    for i in hidden:
+        if past_the_tip(tip, seat, snapshot[i].center) > TIP_BEYOND * card_px:
+            continue
+        d = float(np.linalg.norm(snapshot[i].center - tip))
+        if d <= TIP_REACH * card_px and (best is None or d < best[0]):
+            best = (d, i)
+    return None if best is None else best[1]
 
 
 def same_places(a: list[np.ndarray], b: list[np.ndarray], tol: float) -> bool:

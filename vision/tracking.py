@@ -254,14 +254,26 @@ class CardTracker:
             if i not in det_to_tr and j not in used:
                 det_to_tr[i] = j
                 used.add(j)
-        # Then the nearest centre among the live tracks within reach.
+        # Then the nearest centre among the live tracks within reach, not under a hand (a card
+        # under a hand is not what is found elsewhere); not for a detection lying on a card left
+        # unmatched (a quad a little off, whose look does not agree: not another card moved there).
         for i, det in enumerate(detections):
             if i in det_to_tr:
+                continue
+            if any(
+                j not in used and tr.state is not CardState.GONE and quad_iou(det.quad, tr.quad) >= 0.5
+                for j, tr in enumerate(examined)
+            ):
                 continue
             c = quad_centre(det.quad)
             best_j, best_d = None, cfg.move_match * quad_diagonal(det.quad)
             for j, tr in enumerate(examined):
-                if j in used or tr.state is CardState.GONE or not same_look(i, tr, visible_too=False):
+                if (
+                    j in used
+                    or tr.state is CardState.GONE
+                    or hand_cover.get(tr.track_id, 0.0) >= cfg.hidden_fraction
+                    or not same_look(i, tr, visible_too=False)
+                ):
                     continue
                 dist = float(np.linalg.norm(quad_centre(tr.quad) - c))
                 if dist < best_d:

@@ -235,3 +235,15 @@ def test_a_still_card_waits_its_patience_from_when_it_was_last_in_sight(table: n
     # Missing since a moment ago, not since the last frame that changed: not gone yet.
     assert pipe.process(frame, 2.0).card(target.track_id).state is CardState.COVERED
     assert pipe.process(frame, 2.6).card(target.track_id).state is CardState.GONE
+
+
+def test_a_card_under_a_hand_is_not_what_is_found_beside_it() -> None:
+    tracker = CardTracker()
+    frame, quads = _scene({"disc": (100, 60)})
+    tracker.update([CardDetection(quads["disc"], 1.0)], 0.0, frame)
+    # A hand lands on the disc card as another card shows up beside it, within a move's reach.
+    other, oq = _scene({"stripes": (200, 100)})
+    tracker.update([CardDetection(oq["stripes"], 1.0)], 0.1, other, None, {1: 0.9})
+    assert tracker.tracks[0].track_id == 1 and tracker.tracks[0].state is CardState.COVERED
+    assert np.allclose(tracker.tracks[0].quad, quads["disc"])
+    assert [t.track_id for t in tracker.on_table()] == [1, 2]

@@ -136,8 +136,9 @@ LINK_FIT = 0.13
 """How far (log units) a cell may be from the best such blend to be explained by a link."""
 LINK_GROUP = 12
 """Occluded cells explained by links are lifted in groups of at most this many (a hand is bigger)."""
-LINK_PEG = 0.8
-"""A peg that ends a link explaining cells matches its class within this (in outlier limits)."""
+LINK_PEG = 1.0
+"""A peg that ends a link explaining cells matches its class within this (in outlier limits: a peg
+that is read at all)."""
 MODEL_CLAMP = 0.1
 """The smooth board model stays within this (log units) of the colours of the cells it was fitted on."""
 LOCAL_SIGMA = 2.0
@@ -264,6 +265,11 @@ class BoardReader:
         self._ref_hole: np.ndarray | None = None
         self._reading: BoardReading | None = None
         self._local: np.ndarray | None = None
+        n1 = spec.size + 1
+        self._lifted = np.zeros((n1, n1), bool)
+        """Occluded cells the last full read found to be links or light, not a hand ..."""
+        self._lifted_ref = np.zeros((n1, n1, 3))
+        """... and their colours then (an incremental read keeps them lifted while they stay so)."""
 
     @property
     def clipped(self) -> np.ndarray:
@@ -546,6 +552,15 @@ class BoardReader:
                     sub[better] = b[better]
                     a[lit] = sub
         return label, conf, dmin
+
+    @staticmethod
+    def _links_maybe(occluded: np.ndarray, hand_cells: np.ndarray | None) -> bool:
+        """Whether every group of ``occluded`` cells is small enough to be links (``LINK_GROUP``)
+        and away from the given hand."""
+        if hand_cells is not None and (occluded & hand_cells).any():
+            return False
+        k, _lab, stats, _ = cv2.connectedComponentsWithStats(occluded.astype(np.uint8), connectivity=8)
+        return bool(k > 1 and stats[1:, cv2.CC_STAT_AREA].max() <= LINK_GROUP)
 
     def _link_cells(
         self,
@@ -842,8 +857,10 @@ class BoardReader:
             ring = self._ratio(f.hole_log, board)[..., 3:]
             links = self._link_cells(f.cell_log, board, pegs, ring, occluded, hand_cells)
             if links.any():
-                board, occluded = self._board_model(f.cell_log, hand_cells, lifted | links)
+                lifted = lifted | links
+                board, occluded = self._board_model(f.cell_log, hand_cells, lifted)
                 label, conf, dmin = self._classify_board(f, board, occluded)
+        self._lifted, self._lifted_ref = lifted, f.cell_log.copy()
         reading = self._assemble(f, board, occluded, label, conf, dmin, t0, self.spec.size**2)
         self._prev = f
         self._ref_hole = f.hole_log.copy()
@@ -896,7 +913,14 @@ class BoardReader:
             return self.read(image, hand_mask)
         t0 = time.perf_counter()
         f = self._features(image)
-        board, occluded = self._board_model(f.cell_log, self._hand_cells(hand_mask))
+        hand_cells = self._hand_cells(hand_mask)
+        # Cells the last full read found to be links or light stay so while they look the same.
+        keep = self._lifted & (np.abs(f.cell_log - self._lifted_ref).max(-1) < CHANGE)
+        board, occluded = self._board_model(f.cell_log, hand_cells, keep if keep.any() else None)
+        if self.spec.has_links and occluded.any() and self._links_maybe(occluded, hand_cells):
+            # A small group of odd cells and no hand given there: new links crowding round a new
+            # peg look like a fingertip; a full read tells them apart with fresh labels.
+            return self.read(image, hand_mask)
         # The added light the full read measured by the pits stays (a lamp does not move).
         self._glare = np.maximum(self._glare, self._lift)
         covered = self._covered(occluded)
@@ -983,6 +1007,20 @@ class BoardReader:
                 # As beside occluded cells: a neighbour that matches its class very closely is read.
                 ring &= dmin >= BLOB_RING_MATCH
                 covered = covered | ((blob | ring) & self.valid)
+        # Unreadable holes side by side on a board clipped at white are glare's doing, or a hand as
+        # white as the glare where they touch a hand seen by its colour: beside those a weak match
+        # (a piece read by its dark or tinted ring alone, see _clipped_holes, which sets its
+        # distance to CLIP_MATCH) may be a finger's edge over a hole, and abstains.
+        white = outlier & self._clipped
+        if white.sum() >= MIN_HAND_CELLS and covered.any():
+            _n, lab, stats, _ = cv2.connectedComponentsWithStats(white.astype(np.uint8), connectivity=8)
+            touch = cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+            big = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= MIN_HAND_CELLS)[0]
+            hand = [c for c in big[big > 0] if (touch & (lab == c)).any()]
+            if hand:
+                white = np.isin(lab, hand)
+                near_white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+                outlier |= (dmin == CLIP_MATCH) & near_white & self.valid
         if covered.any() or self._suspect.any():
             # Beside a hand (fingers the colour of the board escape the cells' test), a hole must
             # match its class more closely.

@@ -14,6 +14,10 @@
    between its neighbouring points and none past its outermost ones (:func:`register_grid`).
 4. Evidence: the fraction of lattice points darker than the surrounding cell centres. A wrong
    lattice scores about one half; a real board close to one.
+5. Lens: the best lattice is refitted on its points measured in the full image (holes' centres;
+   a Go grid's lines, crossed between intersections) with one radial term ``k1`` besides the
+   homography, kept when an F test says the points call for it (:func:`fit_radial`). A webcam's
+   barrel bends the rows of holes a tenth of a pitch and more off any homography at the edges.
 
 Lattice coordinates are (u, v) = (column, row) in units of the pitch; row 0 is the lattice row
 nearest the image's top, column 0 its left end.

@@ -76,3 +76,48 @@ def test_a_card_put_down_under_a_hand_is_found_once_the_hand_has_left(table: np.
     obs = pipe.process(table, 0.7)
     assert len(_visible(obs)) == 12
     assert any(np.abs(q - target).max() < 3.0 for q in _visible(obs).values())
+
+
+class WrongCarry:
+    """The pipeline's hand tracker, made to believe that the hand takes one card with it as it
+    moves away (what it may believe of a hand lifting off a card it rested on)."""
+
+    def __init__(self, hands: Any) -> None:
+        self.hands = hands
+        self.track_id: int | None = None
+        self.quad: np.ndarray | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.hands, name)
+
+    def update(self, *args: Any, **kw: Any) -> Any:
+        res = self.hands.update(*args, **kw)
+        if self.track_id is not None and self.quad is not None:
+            self.quad = self.quad + np.float32([60, 0])
+            res.carried[self.track_id] = self.quad
+        return res
+
+
+def test_a_card_a_hand_was_taken_to_carry_away_is_found_where_it_lay(table: np.ndarray) -> None:
+    pipe = TablePipeline()
+    first = pipe.process(table, 0.0)
+    target = min(first.cards, key=lambda c: c.quad[:, 0].min())  # the leftmost card
+    tip = tuple(target.quad.mean(axis=0))
+    wrong = WrongCarry(pipe.hands)
+    pipe.hands = wrong  # type: ignore[assignment]
+    for k in range(4):  # an arm from the bottom comes onto the card and rests on it
+        pipe.process(
+            with_arm(table, "bottom", (tip[0], 720 + (tip[1] - 720) * min(1.0, (k + 1) / 3))), 0.1 * k
+        )
+    wrong.track_id, wrong.quad = target.track_id, target.quad.copy()
+    for k in range(4):  # and goes away to the right: the card is (wrongly) taken to go with it
+        obs = pipe.process(
+            with_arm(table, "bottom", (tip[0] + 80 * (k + 1), tip[1] + 30 * (k + 1))), 0.5 + 0.1 * k
+        )
+    wrong.track_id = None
+    obs = pipe.process(table, 1.0)
+    obs = pipe.process(table, 1.1)
+    back = obs.card(target.track_id)
+    assert back is not None and back.state is CardState.VISIBLE
+    assert np.abs(back.quad - target.quad).max() < 3.0
+    assert len(_visible(obs)) == 12

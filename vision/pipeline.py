@@ -12,7 +12,8 @@ Per frame:
 2. Otherwise the changed region (plus every card it touches, plus a margin) is searched for
    cards; a change over most of the frame searches the whole frame.
 3. Hands are found against the table memory; tracks are matched, covered or gone; clean views
-   are taken of cards fully seen with no hand on them; hand events are emitted.
+   are taken of cards fully seen with no hand on them; hand events are emitted. The place a card
+   was carried away from is searched again once no hand is near it (the hand may have left it).
 4. An optional ``identify`` callback names a track's card once, from its first clean view.
 """
 

@@ -2,10 +2,13 @@
 
 Each frame's detections are matched to the tracks greedily, first by quad IoU, then (for cards
 that moved further than their own size allows an overlap) by centre distance; what is left
-becomes a new track. A track not seen in an examined region is *covered* (under a hand, or
-another object) and keeps its last quad and clean view; after ``patience_s`` without a hand on
-it, it is *gone*, and after ``forget_s`` more it is dropped. Tracks outside the region a frame
-changed in are left as they are: a still table costs nothing here.
+becomes a new track (a *tentative* one, kept out of the observation until it is found again,
+when it lies on a card already tracked: a finder's flicker is no new card). A track not seen in
+an examined region is *covered* (under a hand, or another object) and keeps its last quad and
+clean view; after ``patience_s`` out of sight without a hand on it, it is *gone*, and after
+``forget_s`` more it is dropped. A track left on a found card's place with that card's look is
+the same card twice and is dropped. Tracks outside the region a frame changed in are left as
+they are: a still table costs nothing here.
 """
 
 from __future__ import annotations

@@ -68,13 +68,29 @@ class JudgeConfig:
     """Views of each relative turn whose logits are averaged (``models.judge_scoring``)."""
     target_confident_wrong: float = 0.0006
     """Thresholds leave at most this share of held-out pairs answered wrongly with confidence."""
+    tune_batches: int = 0
+    """Head tuning after the joint training: batches drawn afresh and embedded once by the exported
+    (frozen) embedder; the head alone then trains ``tune_epochs`` passes over them (0: no tuning)."""
+    tune_epochs: int = 4
+    tune_hard_weight: float = 6.0
+    tune_lr: float = 1e-3
     aug: AugmentConfig = field(default_factory=AugmentConfig)
 
 
 CONFIGS = {
-    "full": JudgeConfig(),
-    "quick": JudgeConfig(steps=150, val_pairs=400),
-    "tiny": JudgeConfig(steps=3, batch_patterns=4, val_pairs=24, size=32, widths=(8, 16), dim=8, hidden=8),
+    "full": JudgeConfig(tune_batches=1000),
+    "quick": JudgeConfig(steps=150, val_pairs=400, tune_batches=20, tune_epochs=1),
+    "tiny": JudgeConfig(
+        steps=3,
+        batch_patterns=4,
+        val_pairs=24,
+        size=32,
+        widths=(8, 16),
+        dim=8,
+        hidden=8,
+        tune_batches=2,
+        tune_epochs=1,
+    ),
 }
 
 
@@ -119,6 +135,45 @@ def all_pairs_loss(
         reduction="sum",
     )
     return loss
+
+
+def tune_head(
+    head: nn.Module, embed: ort.InferenceSession, train_decks: Sequence[PatternDeck], cfg: JudgeConfig
+) -> None:
+    """Train ``head`` alone on maps of the frozen, exported embedder (``cfg.tune_*``).
+
+    The batches are drawn like the joint training's (same share of near-duplicate couples and local
+    edits) with their own seed, embedded once, then the head passes ``tune_epochs`` times over them in
+    a seeded order: many more pairs for the head's last decisions at little cost (no embedder pass)."""
+    if cfg.tune_batches <= 0:
+        return
+    t0 = time.perf_counter()
+    sampler = PairSampler(train_decks, cfg.size, cfg.seed + 30_000, cfg.aug, fresh=cfg.fresh)
+    pool = []
+    for _ in range(cfg.tune_batches):
+        x, labels, hard = sampler.group_batch(
+            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share
+        )
+        pool.append((embed.run(None, {"crops": x})[0].astype(np.float16), labels, hard))
+    log.info("judge head tuning: %d batches embedded (%.0f s)", len(pool), time.perf_counter() - t0)
+    opt = torch.optim.AdamW(head.parameters(), lr=cfg.tune_lr, weight_decay=cfg.weight_decay)
+    rng = np.random.default_rng(cfg.seed + 40_000)
+    head.train()
+    for epoch in range(cfg.tune_epochs):
+        total = 0.0
+        for k in rng.permutation(len(pool)):
+            maps, labels, hard = pool[k]
+            emb = torch.from_numpy(maps.astype(np.float32))
+            loss = all_pairs_loss(head, emb, labels, hard, cfg.tune_hard_weight, rng, cfg.random_per_same)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+        log.info(
+            "judge head tuning epoch %d/%d loss %.4f (%.0f s)",
+            epoch + 1, cfg.tune_epochs, total / len(pool), time.perf_counter() - t0,
+        )  # fmt: skip
+    head.eval()
 
 
 def fit_platt(logits: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -180,8 +235,6 @@ def train_judge(
             log.info(
                 "judge step %d/%d loss %.4f (%.0f s)", step, cfg.steps, running, time.perf_counter() - t0
             )
-    train_s = time.perf_counter() - t0
-
     out_dir = Path(out_dir)
     export_onnx(
         model.embed,
@@ -190,6 +243,8 @@ def train_judge(
         ["crops"],
         ["signature"],
     )
+    tune_head(model.head, _onnx_session(out_dir / JUDGE.onnx[0]), train_decks, cfg)
+    train_s = time.perf_counter() - t0
     export_onnx(
         model.head,
         (
@@ -205,12 +260,23 @@ def train_judge(
         "input": {"width": cfg.size, "height": cfg.size, "channels": "BGR, exposure-normalised, minus 0.5"},
         "signature": {"channels": cfg.dim, "cells": model.cells},
         "config": {k: v for k, v in asdict(cfg).items() if k != "aug"} | {"aug": asdict(cfg.aug)},
-        "recipe": recipe,
+        "recipe": recipe + tune_recipe(cfg),
         "train_decks": [d.name for d in train_decks],
         "validation_decks": [d.name for d in val_decks],
         "train_seconds": round(train_s, 1),
     }
     return calibrate_judge(out_dir, val_decks, cfg, meta)
+
+
+def tune_recipe(cfg: JudgeConfig) -> str:
+    """The head-tuning stage in words (appended to the data recipe)."""
+    if cfg.tune_batches <= 0:
+        return ""
+    return (
+        f"; then the head alone tuned on {cfg.tune_batches} more batches drawn the same way (seed"
+        f" {cfg.seed + 30_000}) and embedded once by the exported embedder, {cfg.tune_epochs} passes,"
+        f" near-duplicate weight {cfg.tune_hard_weight}, lr {cfg.tune_lr}"
+    )
 
 
 def _onnx_session(path: Path) -> ort.InferenceSession:

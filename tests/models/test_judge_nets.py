@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
 
 from models.judge_scoring import best_logits
+from models.training.export import export_onnx
 from models.training.judge_data import PairSampler, local_edit, shows_a_difference
 from models.training.nets import MapEmbedder, MapPairHead, shifted_correlation
 from models.training.patterns import ProceduralPatternDeck, _looks_alike
-from models.training.train_judge import all_pairs_loss
+from models.training.train_judge import JudgeConfig, _onnx_session, all_pairs_loss, tune_head
 
 
 def _maps(n: int, seed: int) -> torch.Tensor:
@@ -111,3 +115,25 @@ def test_four_views_do_not_depend_on_how_both_cards_lie() -> None:
     many = best_logits(head, [(a, b)] * 5 + [(a[:2], b)], 4, batch=3)  # small head calls, mixed shapes
     np.testing.assert_allclose(many[:5], best_logits(head, [(a, b)], 4)[0])
     np.testing.assert_allclose(many[5], best_logits(head, [(a[:2], b)], 1)[0])
+
+
+def test_head_tuning_changes_only_the_head_and_is_seeded(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    embed = MapEmbedder((8, 16), 8)
+    export_onnx(embed, (torch.zeros(1, 3, 32, 32),), tmp_path / "embed.onnx", ["crops"], ["signature"])
+    session = _onnx_session(tmp_path / "embed.onnx")
+    deck = ProceduralPatternDeck(1, 6, 64)
+    cfg = JudgeConfig(
+        size=32, widths=(8, 16), dim=8, hidden=8, batch_patterns=4, tune_batches=2, tune_epochs=1
+    )
+
+    def tuned(c: JudgeConfig) -> list[torch.Tensor]:
+        torch.manual_seed(1)
+        head = MapPairHead(8, 8)
+        tune_head(head, session, [deck], c)
+        return [p.detach().clone() for p in head.parameters()]
+
+    untouched = tuned(replace(cfg, tune_batches=0))
+    first, second = tuned(cfg), tuned(cfg)
+    assert any(not torch.equal(a, b) for a, b in zip(untouched, first, strict=True))
+    assert all(torch.equal(a, b) for a, b in zip(first, second, strict=True))

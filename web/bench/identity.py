@@ -7,7 +7,8 @@ decks in their held-out style: every card at every quarter turn (one random turn
 real: ../shared/realdata/set-crops: every pair of equal design_id and every pair differing in
 exactly one attribute; plus the cards that the card finder cuts from set-boards/ photos (matched to
 the labelled quads), paired the same way. Every accuracy counts "uncertain" as not correct.
-speed: the judge's whole per-crop cost (preprocessing and every turn), one thread.
+speed: the judge's whole per-crop cost (preprocessing and every turn), one thread; and the cost of
+one pair's comparison once both signatures are made (every relative turn and view), one thread.
 """
 
 from __future__ import annotations
@@ -243,7 +244,17 @@ def _speed(judge: PatternJudge, quick: bool, seed: int) -> dict:
         t0 = time.perf_counter()
         one.signatures(crops)
         t32.append((time.perf_counter() - t0) * 1000 / len(crops))
-    return {"ms_per_crop_batch1": rounded(median(t1), 4), "ms_per_crop_batch32": rounded(median(t32), 4)}
+    sigs = one.signatures(crops)
+    tp = []
+    for k in range(reps):
+        t0 = time.perf_counter()
+        one.p_same_many([(sigs[k % len(sigs)], sigs[(k + 1) % len(sigs)])])
+        tp.append((time.perf_counter() - t0) * 1000)
+    return {
+        "ms_per_crop_batch1": rounded(median(t1), 4),
+        "ms_per_crop_batch32": rounded(median(t32), 4),
+        "ms_per_pair_batch1": rounded(median(tp), 4),
+    }
 
 
 def run(quick: bool, seed: int) -> dict:

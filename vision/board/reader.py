@@ -123,6 +123,8 @@ SHADOW_FIT = 0.5
 SHADOW_SHARE = 0.5
 """... and in a group of occluded cells where this share of the holes do, such cells are light or
 shadow, not a hand ..."""
+SHADOW_SMALL = 6
+"""... and a group of at most this many occluded cells all of whose holes show themselves, too."""
 SHADOW_CELL = 3
 """How many of a cell's four holes must show themselves for it to be lifted."""
 SHADOW_HOLES = 4
@@ -646,6 +648,12 @@ class BoardReader:
             inner = comp[:-1, :-1] & comp[:-1, 1:] & comp[1:, :-1] & comp[1:, 1:] & self.valid
             if inner.sum() >= SHADOW_HOLES and good[inner].mean() >= SHADOW_SHARE:
                 out |= comp & cell_ok
+                continue
+            # A small group (a shadow's or light's edge, often along the board's rim): every hole
+            # at its cells' corners shows itself, so nothing lies over any of them.
+            touch = (comp[:-1, :-1] | comp[:-1, 1:] | comp[1:, :-1] | comp[1:, 1:]) & self.valid
+            if comp.sum() <= SHADOW_SMALL and touch.sum() >= 2 and good[touch].all():
+                out |= comp
         if out.any():
             log.debug("board reader: %d occluded cells are light or shadow, not a hand", int(out.sum()))
         return out

@@ -386,7 +386,23 @@ def test_a_wrong_slap_on_cards_not_seen_whole_lately_asks_the_table(tmp_path: Pa
     table.slap([*covered, cards[2]], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])])
     assert claims(live) == 0 and len(live.questions) == 1
     (question,) = live.questions.values()
-    assert question["evidence"]["checks"] == {"two_tips": True, "fresh_views": False}
+    assert question["evidence"]["checks"] == {"two_tips": True, "fresh_views": False, "settled_table": True}
+
+
+def test_a_wrong_slap_just_after_a_card_came_down_unseen_at_rest_asks_the_table(tmp_path: Path) -> None:
+    """A card is laid (a won pair put down) and the hands land before the table memory has seen
+    it at rest: the hidden card may not be the one a hand lies on, so no penalty (seed 0's last
+    slap: a hand on a pair just laid, the memory's hidden card the older pair beside it)."""
+    live, _ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    laid = card(9, P[2], 400, 40)
+    for _ in range(2):  # the new card in sight for 0.2 s, not yet part of the table memory
+        table.show([*cards, laid])
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    table.slap([*covered, cards[2], laid], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])])
+    assert claims(live) == 0 and len(live.questions) == 1
+    (question,) = live.questions.values()
+    assert question["evidence"]["checks"]["settled_table"] is False
 
 
 def test_one_arm_over_three_cards_asks_about_the_card_at_its_tip_and_the_one_most_like_it(

@@ -172,6 +172,10 @@ class TwinItAdapter(GameAdapter):
         self._hands_since: float | None = None
         """When hands came onto the table (``None`` while there are none)."""
         self._pending_seen: list[Spot] = []
+        self._strays_of: list[Spot] | None = None
+        self._strays: list[float] = []
+        """When (recent frames, since the table memory was last made) a card was seen where the
+        memory holds none: it lags behind the table then (a card just laid, carried, not at rest)."""
         self._claimed: list[np.ndarray] | None = None
         self._sigs: dict[int, tuple[np.ndarray, Any]] = {}
         """id(view) -> (view, signature): the last clean views' signatures, made while the hands
@@ -506,6 +510,11 @@ class TwinItAdapter(GameAdapter):
         elif self._hands_since is None:
             self._hands_since = mono
         hidden = hidden_under_hands(obs, snapshot, tol) if obs.hands else {}
+        if self._strays_of is not snapshot:  # the memory was (re)made: it holds what was in sight
+            self._strays, self._strays_of = [], snapshot
+        if any(nearest(snapshot, s.center, tol) is None for s in visible_spots(obs)):
+            self._strays.append(mono)  # a card in sight where the table memory has none
+            del self._strays[: max(0, len(self._strays) - 64)]
         tips = self._tips(obs, mono)  # every frame with hands: an arm's edge is the one it came in from
         if len(hidden) < 2:
             self._pending = None
@@ -667,7 +676,16 @@ class TwinItAdapter(GameAdapter):
         p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))
         # a penalty only for the very two cards two arm tips lie on, judged different from whole,
         # fresh, square views (an oblong crop is a card cut short or two cards merged)
-        penalise = sure_cards and fresh and all(_square(c) for c in crops) and p_same < self.different_below
+        # ... and a table memory that held every card in sight before the hands landed (else the
+        # card a hand lies on may be one the memory lacks, and the hidden one another)
+        settled = not any(landed_mono - FRESH_S <= m < landed_mono for m in self._strays)
+        penalise = (
+            sure_cards
+            and fresh
+            and settled
+            and all(_square(c) for c in crops)
+            and p_same < self.different_below
+        )
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
         name = self.live.game.players[players[0]]
         blob = self.live.store.put_blob(
@@ -678,7 +696,7 @@ class TwinItAdapter(GameAdapter):
             "p_same": round(p_same, 4),
             "seat": players[0],
             "landed_mono": landed_mono,
-            "checks": {"two_tips": sure_cards, "fresh_views": fresh},
+            "checks": {"two_tips": sure_cards, "fresh_views": fresh, "settled_table": settled},
             # where the time went: the deciding frame captured, its vision done, the ruling decided
             "timing": {
                 "captured": round(float(getattr(self._frame, "mono", 0.0)), 4),

@@ -365,18 +365,17 @@ class CardTracker:
         the same card tracked twice (a track left behind while its card was followed by another)."""
         out: set[int] = set()
         for tr in found:
-            sig = det_sig(det_of[id(tr)])
             for other in missed:
                 if (
                     id(other) in out
                     or other.tentative
                     or other.state is CardState.GONE
                     or other.signature is None
-                    or sig is None
                     or quad_iou(other.quad, tr.quad) < self.cfg.duplicate_iou
                 ):
                     continue
-                if signature_distance(sig, other.signature) <= self.cfg.look_threshold:
+                sig = det_sig(det_of[id(tr)])
+                if sig is not None and signature_distance(sig, other.signature) <= self.cfg.look_threshold:
                     log.debug("track %d duplicates track %d: dropped", other.track_id, tr.track_id)
                     out.add(id(other))
         return out

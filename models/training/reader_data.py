@@ -38,6 +38,7 @@ class NumberSampler:
         fresh: float = 1.0,
         pool_size: int = 4,
         colour_drop: float = 0.0,
+        bet_share: float = 0.0,
     ) -> None:
         if not decks:
             raise ValueError("NumberSampler needs at least one deck")
@@ -50,6 +51,9 @@ class NumberSampler:
         self.colour_drop = colour_drop
         self.pool_size = pool_size
         self._pools: dict[tuple[int, str], list[np.ndarray]] = {}
+        self.bet_share = bet_share
+        """Share of a Line-it deck's draws that are bet cards (0: every identity equally often). The
+        3 bets among 103 faces would otherwise be seen too rarely to be read as surely as numbers."""
 
     def face(self, i: int, identity: str) -> np.ndarray:
         key = (i, identity)
@@ -65,12 +69,28 @@ class NumberSampler:
         face = _shrink(deck.image(identity)) if getattr(deck, "varied", False) else self.face(i, identity)
         return camera_crop(face, self.rng, self.aug)
 
+    def _draw_identity(self, deck: NumberDeck) -> str:
+        ids = deck.identities
+        if self.bet_share > 0 and deck.deck == "lineit":
+            bets = [i for i in ids if ":bet:" in i]
+            if bets and len(bets) < len(ids):
+                ids = bets if self.rng.random() < self.bet_share else [i for i in ids if ":bet:" not in i]
+        return ids[int(self.rng.integers(len(ids)))]
+
     def sample(
         self, deck_index: int | None = None, identity: str | None = None
     ) -> tuple[np.ndarray, int, int, str]:
+        """(input, number class, colour class, deck name) of one crop."""
+        crop, number_cls, colour_cls, name = self.sample_crop(deck_index, identity)
+        return to_tensor(crop, self.width, self.height), number_cls, colour_cls, name
+
+    def sample_crop(
+        self, deck_index: int | None = None, identity: str | None = None
+    ) -> tuple[np.ndarray, int, int, str]:
+        """(BGR crop at a random quarter turn, number class, colour class, deck name)."""
         i = int(self.rng.integers(len(self.decks))) if deck_index is None else deck_index
         deck = self.decks[i]
-        ident = deck.identities[self.rng.integers(len(deck.identities))] if identity is None else identity
+        ident = self._draw_identity(deck) if identity is None else identity
         name, number_cls, colour = parse_identity(ident)
         pool = self._pools.setdefault((i, ident), [])
         if len(pool) < self.pool_size and (not pool or self.rng.random() < self.fresh):
@@ -92,7 +112,7 @@ class NumberSampler:
             else:
                 crop = np.ascontiguousarray(crop[:, :, self.rng.permutation(3)])
             colour_cls = IGNORE
-        return to_tensor(crop, self.width, self.height), number_cls, colour_cls, name
+        return crop, number_cls, colour_cls, name
 
     def batch(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         items = [self.sample() for _ in range(n)]

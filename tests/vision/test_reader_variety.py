@@ -11,8 +11,10 @@ import pytest
 
 from models.files import READER
 from models.labels import COLOUR_CLASSES, DECK_CLASS_COUNT, TRIO_COLOUR_NAMES
-from models.reader_decode import decode, fuse_half_turns, with_half_turns
+from models.preprocess import to_tensor
+from models.reader_decode import decode, fuse_half_turns, fuse_views, view_inputs, with_half_turns
 from models.training.augment import AugmentConfig
+from models.training.patterns import ProceduralNumberDeck
 from models.training.reader_data import NumberSampler
 from models.training.reader_faces import SUIT_BGR, TRIO_BGR, VariedNumberDeck
 from web.cli import main
@@ -102,3 +104,25 @@ def test_tiny_reader_training_is_bit_reproducible_and_reads_at_half_turns(tmp_pa
     assert (up.number, up.colour) == (down.number, down.colour)  # half turns fused: same read
     assert up.confidence == pytest.approx(down.confidence, abs=1e-6)
     assert up.colour == TRIO_COLOUR_NAMES[up.number - 1]
+
+
+def test_views_are_the_crop_and_its_trims_each_at_both_half_turns() -> None:
+    rng = np.random.default_rng(0)
+    crops = [rng.integers(0, 256, size=(90, 60, 3), dtype=np.uint8) for _ in range(3)]
+    x = view_inputs(crops, 32, 48, trims=(0.0, 0.1))
+    assert x.shape == (4 * 3, 3, 48, 32) and x.dtype == np.float32
+    assert np.array_equal(x[0], to_tensor(crops[0], 32, 48))
+    assert np.array_equal(x[3 + 1], x[1][:, ::-1, ::-1])  # the half turn of crop 1
+    assert np.array_equal(x[6 + 2], to_tensor(crops[2][9:81, 6:54], 32, 48))
+    z = np.arange(12, dtype=np.float64)[:, None] * np.ones((1, 5))
+    assert np.allclose(fuse_views(z, 3), [[4.5] * 5, [5.5] * 5, [6.5] * 5])  # mean of rows i, i+3, i+6, i+9
+
+
+@pytest.mark.parametrize(("bet_share", "low", "high"), [(0.0, 0.0, 0.08), (0.3, 0.22, 0.38)])
+def test_the_sampler_shows_line_it_bets_at_the_asked_share(bet_share: float, low: float, high: float) -> None:
+    deck = ProceduralNumberDeck("lineit", 0, (48, 72))
+    sampler = NumberSampler([deck], 32, 48, seed=1, aug=AugmentConfig(), bet_share=bet_share)
+    draws = [sampler._draw_identity(deck) for _ in range(600)]
+    share = np.mean([":bet:" in d for d in draws])
+    assert low <= share <= high
+    assert len({d for d in draws if ":bet:" not in d}) > 60  # the numbers are still all drawn

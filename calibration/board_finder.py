@@ -465,6 +465,7 @@ def grid_segment_score(
     lat_to_img: np.ndarray,
     size: int,
     levels: tuple[float, float] | None = None,
+    k1: float = 0.0,
 ) -> tuple[float, tuple[float, float]]:
     """How well a Go grid's segments explain a lattice placement, and the line levels used.
 
@@ -485,7 +486,7 @@ def grid_segment_score(
 
     def sample(resp: np.ndarray, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
         pts = np.stack(np.meshgrid(us, vs), -1).reshape(-1, 1, 2)
-        img = cv2.perspectiveTransform(pts, lat_to_img).reshape(-1, 2)
+        img = project(lat_to_img, pts.reshape(-1, 2), k1, (w, h))
         inside = (img[:, 0] >= 0) & (img[:, 0] < w) & (img[:, 1] >= 0) & (img[:, 1] < h)
         xi = np.clip(np.round(img[:, 0]).astype(int), 0, w - 1)
         yi = np.clip(np.round(img[:, 1]).astype(int), 0, h - 1)
@@ -502,7 +503,7 @@ def grid_segment_score(
 
 
 def register_grid(
-    gray: np.ndarray, lat_to_img: np.ndarray, size: int, pitch: float
+    gray: np.ndarray, lat_to_img: np.ndarray, size: int, pitch: float, k1: float = 0.0
 ) -> tuple[np.ndarray, float]:
     """The fitted Go lattice moved by the whole pitches (up to :data:`REGISTER_REACH` a side)
     that best match the grid's segments (:func:`grid_segment_score`).
@@ -518,7 +519,7 @@ def register_grid(
     grow = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
     h_lines = cv2.dilate(h_lines, grow).astype(np.float32)
     v_lines = cv2.dilate(v_lines, grow).astype(np.float32)
-    here, levels = grid_segment_score(h_lines, v_lines, lat_to_img, size)
+    here, levels = grid_segment_score(h_lines, v_lines, lat_to_img, size, k1=k1)
     best = (-np.inf, lat_to_img)
     for dx in range(-REGISTER_REACH, REGISTER_REACH + 1):
         for dy in range(-REGISTER_REACH, REGISTER_REACH + 1):
@@ -526,7 +527,9 @@ def register_grid(
             cand = lat_to_img @ shift
             cand = cand / cand[2, 2]
             # Ties go to the smallest move.
-            score = grid_segment_score(h_lines, v_lines, cand, size, levels)[0] - 1e-3 * (abs(dx) + abs(dy))
+            score = grid_segment_score(h_lines, v_lines, cand, size, levels, k1)[0] - 1e-3 * (
+                abs(dx) + abs(dy)
+            )
             if score > best[0]:
                 best = (score, cand)
     if best[0] < REGISTER_MIN_SCORE or best[0] < here + REGISTER_MIN_GAIN:
@@ -643,6 +646,13 @@ def find_board(
         # The lattice's shape as the lens bends it (the lattice itself stays: a refit moves no point
         # by half a pitch).
         lat_to_img, k1 = fit_radial(gray, best.homography, size, valid, pattern)
+        if pattern == "lines" and k1:
+            # Through the lens a Go grid's segments line up again: a lattice a pitch off, which
+            # they could not tell under the bend, is moved (and its shape fitted again there).
+            moved, _score = register_grid(gray, lat_to_img, size, _pitch_in_image(lat_to_img, size), k1)
+            if moved is not lat_to_img:
+                log.debug("lens: the grid moved by its segments")
+                lat_to_img, k1 = fit_radial(gray, moved, size, valid, pattern, k1=k1)
         if lat_to_img is not best.homography:
             n = size - 1
             ends = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float64)
@@ -863,6 +873,7 @@ def fit_radial(
     valid: np.ndarray | None = None,
     pattern: str = "holes",
     rounds: int = 2,
+    k1: float = 0.0,
 ) -> tuple[np.ndarray, float]:
     """The lattice refitted on its measured points, with one radial lens term where the points
     call for it: ``(lat_to_img, k1)``, ``lat_to_img`` mapping the lattice to undistorted px (see
@@ -875,13 +886,14 @@ def fit_radial(
     edge's T crossing does not pull as they pull an intersection's blob), and a homography alone
     and one with the term are fitted (Levenberg-Marquardt, outliers trimmed), twice. The term is
     kept when it passes an F test (:data:`RADIAL_F`); a refit that moves any lattice point by
-    more than half a pitch is no refinement, and the lattice stays as given."""
+    more than half a pitch is no refinement, and the lattice stays as given (``lat_to_img`` through
+    the lens ``k1`` it comes with)."""
     h, w = gray.shape[:2]
     c, r = _lens_frame((w, h))
     norm = np.array([[1 / r, 0, -c[0] / r], [0, 1 / r, -c[1] / r], [0, 0, 1]])
     pitch = _pitch_in_image(lat_to_img, size)
     resp = dark_response(gray, pitch, pattern) if pattern == "holes" else None
-    cur_h, cur_k = lat_to_img, 0.0
+    cur_h, cur_k = lat_to_img, k1
     for _ in range(rounds):
         if resp is not None:
             pts, axis, target = _hole_constraints(resp, cur_h, cur_k, size, valid, pitch)
@@ -910,8 +922,8 @@ def fit_radial(
         cur_k = float(use[8])
     v, u = np.mgrid[0:size, 0:size].astype(np.float64)
     lat = np.stack([u, v], -1)
-    moved = np.linalg.norm(project(cur_h, lat, cur_k, (w, h)) - project(lat_to_img, lat), axis=-1)
+    moved = np.linalg.norm(project(cur_h, lat, cur_k, (w, h)) - project(lat_to_img, lat, k1, (w, h)), axis=-1)
     if not np.isfinite(moved).all() or moved.max() > 0.5 * pitch:
         log.debug("radial fit moved the lattice %.2f pitches: not kept", float(np.nanmax(moved)) / pitch)
-        return lat_to_img, 0.0
+        return lat_to_img, k1
     return cur_h, cur_k

@@ -72,8 +72,8 @@ class JudgeConfig:
     """Head tuning after the joint training: batches drawn afresh and embedded once by the exported
     (frozen) embedder; the head alone then trains ``tune_epochs`` passes over them (0: no tuning)."""
     tune_epochs: int = 4
-    tune_hard_weight: float = 6.0
-    tune_lr: float = 1e-3
+    tune_hard_weight: float = 12.0
+    tune_lr: float = 2e-3
     aug: AugmentConfig = field(default_factory=AugmentConfig)
 
 

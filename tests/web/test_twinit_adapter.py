@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from referee.registry import make_game
@@ -431,3 +432,17 @@ def test_one_arm_over_three_cards_asks_about_the_card_at_its_tip_and_the_one_mos
     (question,) = live.questions.values()
     assert sorted(map(str, question["if_yes"]["cards"])) == ["{'pile': 0}", "{'pile': 1}"]
     assert question["evidence"]["checks"]["two_tips"] is False
+
+
+def test_a_claim_the_referee_cannot_take_is_held_back_not_ruled(tmp_path: Path) -> None:
+    """Seed 0's slap at 72.5 s: the judge saw one pattern, but the referee's table had lost sync
+    with the camera's (a pile it thought empty): its refusal was published as an "invalid"
+    ruling. A claim the referee refuses outright is held back instead, with its reason."""
+    live, ad, table = pile_game(tmp_path)
+    ad.pile_at[1] = ad.pile_at[1] + 1000.0  # the adapter's memory no longer places Ben's pile
+    ad.table_at[7] = np.array(TOP, np.float64)  # ... and takes it for a table card it never saw
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    table.slap([cards[0], *covered], [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])])
+    assert claims(live) == 0 and not live.questions
+    assert "cannot take" in ad.held[-1]["en"]

@@ -687,6 +687,14 @@ class TwinItAdapter(GameAdapter):
             and p_same < self.different_below
         )
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
+        taken = self.live.judge(action)
+        if not taken.applies:  # no penalty nor capture: the referee's table is not the camera's
+            self.hold(
+                {"type": "claim"},
+                f"a claim the referee cannot take: {taken.reason.en}",
+                f"une réclamation que l'arbitre ne peut pas prendre : {taken.reason.fr}",
+            )
+            return
         name = self.live.game.players[players[0]]
         blob = self.live.store.put_blob(
             self.live.game_id, photo_finish(crops, f"{name}: p(same) {p_same:.2f}")

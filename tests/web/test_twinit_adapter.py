@@ -406,11 +406,10 @@ def test_a_wrong_slap_just_after_a_card_came_down_unseen_at_rest_asks_the_table(
     assert question["evidence"]["checks"]["settled_table"] is False
 
 
-def test_one_arm_over_three_cards_asks_about_the_card_at_its_tip_and_the_one_most_like_it(
-    tmp_path: Path,
-) -> None:
-    """One arm (two hands vision sees as one) over three cards, the judge sure of no pair: the
-    card its tip lies on and the card most like it are put to the table, not silently dropped."""
+def test_one_arm_over_three_cards_no_pair_sure_is_held_back_without_a_question(tmp_path: Path) -> None:
+    """One arm over three cards, the judge sure of no pair (an arm carrying a card over others
+    looks so): held back as uncertain, no question (a "no" would penalise a player who claimed
+    nothing; the full demo run asked two such questions when this put the likeliest pair)."""
     from vision.observation import HandObservation, Seat
 
     unsure = {"on": False}
@@ -418,7 +417,7 @@ def test_one_arm_over_three_cards_asks_about_the_card_at_its_tip_and_the_one_mos
     def compare(a, b):
         return (0.7 if unsure["on"] else 1.0) * pixel_compare(a, b)
 
-    live, _ad, table = pile_game(tmp_path, compare=compare)
+    live, ad, table = pile_game(tmp_path, compare=compare)
     unsure["on"] = True
     covered = [
         card(1, P[0], *MIDDLE, state=CardState.COVERED),
@@ -428,10 +427,8 @@ def test_one_arm_over_three_cards_asks_about_the_card_at_its_tip_and_the_one_mos
     arm = HandObservation(7, Seat("bottom"), (1, 2, 3), (610, 30, 60, 690))  # its tip on Ben's pile
     for _ in range(7):
         table.show(covered, [arm])
-    assert claims(live) == 0 and len(live.questions) == 1
-    (question,) = live.questions.values()
-    assert sorted(map(str, question["if_yes"]["cards"])) == ["{'pile': 0}", "{'pile': 1}"]
-    assert question["evidence"]["checks"]["two_tips"] is False
+    assert claims(live) == 0 and not live.questions
+    assert "which two are claimed is not clear" in ad.held[-1]["en"]
 
 
 def test_a_claim_the_referee_cannot_take_is_held_back_not_ruled(tmp_path: Path) -> None:

@@ -84,9 +84,6 @@ third card may still come), or at once with three cards."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
-PAIR_MARGIN = 0.3
-"""Among more hidden cards, the card under an arm's tip and the card most like it are put to the
-table when no pair is sure and that pair's p(same) leads the next by this much."""
 SIGNATURE_BATCH = 4
 """Crops per call of the judge: the inference runtime keeps memory for the largest batch it has
 run, so a batch the size of every card under the hands would grow the server for good."""
@@ -590,8 +587,8 @@ class TwinItAdapter(GameAdapter):
     def _pick_pair(self, hidden: list[int], snapshot: list[Spot], tips: list[Tip]) -> list[int] | None:
         """The two cards claimed: the only two hidden, or the only surely identical pair among
         more (arms cover cards on their way), or the only one among them with the card an arm's
-        tip lies on; else, when one card lies under the tip, that card and the card most like it
-        if clearly so (the table is asked: not sure); otherwise held back as uncertain."""
+        tip lies on; otherwise held back as uncertain (an arm carrying a card over others makes
+        no question: answered "no", it would penalise a player who claimed nothing)."""
         if len(hidden) == 2:
             return hidden
         sigs = {i: self._signature_of(self._latest_view(snapshot[i])) for i in hidden}
@@ -611,8 +608,6 @@ class TwinItAdapter(GameAdapter):
             sure_here = [pair for p, pair in ranked if p >= self.sure]
             if len(sure_here) == 1:
                 return sure_here[0]
-            if not sure_here and ranked and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= PAIR_MARGIN):
-                return ranked[0][1]
         self.hold(
             {"type": "claim"},
             f"hands over {len(hidden)} cards: which two are claimed is not clear",

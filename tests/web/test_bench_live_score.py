@@ -45,4 +45,23 @@ def test_claims_are_matched_scored_and_their_latency_split_into_stages() -> None
     assert slaps["stages_ms_p50"]["publish"] == pytest.approx(20.0)
     assert [c["got"] for c in slaps["claims"]] == ["valid", "uncertain", "missed"]
     assert slaps["claims"][0]["latency_ms"] == pytest.approx(120.0)
-    assert coop == {"runs": 1, "start_error_ms_max": pytest.approx(50.0)}
+    assert coop["runs"] == 1 and coop["start_error_ms_max"] == pytest.approx(50.0)
+    assert coop["never_started"] == 0
+    assert coop["per_game"] == [{"seed": 0, "start_error_ms": pytest.approx(50.0)}]
+
+
+def test_a_game_whose_minute_never_started_is_named() -> None:
+    truth = [{"seed": 3, "claims": [], "spread": 12.0}, {"seed": 4, "claims": [], "spread": 12.0}]
+    frames = [
+        [(k / 10, 100.0 + k / 10) for k in range(140)],  # game 3 on the clock 100..114
+        [(k / 10, 200.0 + k / 10) for k in range(140)],  # game 4 on the clock 200..214
+    ]
+    seen = [(112.2, {"type": "timer", "timer": {"started_mono": 112.1}})]  # game 3's minute only
+    _, coop = _score(truth, frames, seen)
+    assert coop["never_started"] == 1
+    assert coop["per_game"] == [
+        {"seed": 3, "start_error_ms": pytest.approx(100.0)},
+        {"seed": 4, "start_error_ms": None},
+    ]
+    # the issue's figure still counts game 4 against the nearest timer (100 s away): never smaller
+    assert coop["start_error_ms_max"] == pytest.approx(99_900.0)

@@ -7,7 +7,10 @@ from outside it (a separate server process, WebSocket and MJPEG clients).
   both hands are down (truth) to the ruling (or the question to the table) reaching a WebSocket
   client; ``stages_ms``: where that time went (hands down -> the deciding frame captured,
   -> its vision done, -> the ruling decided, -> received over the WebSocket);
-- coop_timer: the countdown's start on the server clock against the first frame of the spread;
+- coop_timer: the countdown's start on the server clock against the first frame of the spread
+  (``start_error_ms_max``: for each game, the timer message nearest its spread among all the
+  run's; beside it, ``per_game`` with only the game's own timer messages, ``None`` and counted in
+  ``never_started`` when the game's minute never started);
 - stream: MJPEG frames per second received at 1280x720 by one viewer, the server's CPU cores
   meanwhile, then the same with 20 viewers;
 - memory: the server's resident size; growth compares the last minute with the second minute
@@ -245,6 +248,10 @@ def _truth_frames(path: Path) -> list[list[tuple[float, float]]]:
     return runs
 
 
+RUN_TAIL_S = 2.0
+"""A game's own timer messages start between its first frame and this long after its last."""
+
+
 def _mono_at(frames: list[tuple[float, float]], t: float) -> float | None:
     for ft, mono in frames:
         if ft >= t - 1e-6:
@@ -286,6 +293,7 @@ def _score(
     latencies: list[float] = []
     stages: dict[str, list[float]] = {"detect": [], "vision": [], "adapter": [], "publish": []}
     starts: list[float] = []
+    per_game: list[dict[str, Any]] = []
     details: list[dict[str, Any]] = []
     for run, frames_k in zip(truth, frames, strict=False):
         for claim in run["claims"]:
@@ -325,6 +333,15 @@ def _score(
             timers = [m["timer"]["started_mono"] for _, m in seen if m["type"] == "timer"]
             if spread is not None and timers:
                 starts.append(min(abs(s - spread) for s in timers) * 1000.0)
+            own = [s for s in timers if frames_k and frames_k[0][1] <= s <= frames_k[-1][1] + RUN_TAIL_S]
+            per_game.append(
+                {
+                    "seed": run["seed"],
+                    "start_error_ms": rounded(min(abs(s - spread) for s in own) * 1000.0, 1)
+                    if own and spread is not None
+                    else None,
+                }
+            )
     slaps = {
         "total": total,
         "correct": correct,
@@ -338,7 +355,12 @@ def _score(
         "stages_ms_max": {k: rounded(max(v), 1) for k, v in stages.items() if v},
         "claims": details,
     }
-    coop = {"runs": len(starts), "start_error_ms_max": rounded(max(starts), 1) if starts else None}
+    coop = {
+        "runs": len(starts),
+        "start_error_ms_max": rounded(max(starts), 1) if starts else None,
+        "never_started": sum(g["start_error_ms"] is None for g in per_game),
+        "per_game": per_game,
+    }
     return slaps, coop
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -14,6 +15,14 @@ from vision.identity import render_decks as rd
 from vision.identity.enrolled import EnrolledJudge
 
 ROUGH = AugmentConfig(min_px=50, max_px=70)
+CLEAN = AugmentConfig(min_px=110, max_px=120, light=0.2, corner_jitter=0.01)
+
+
+def _crop(
+    faces: rd.RenderedTwinItDeck, pattern: Any, rng: np.random.Generator, cfg: AugmentConfig
+) -> np.ndarray:
+    """A camera crop of one face of a rendered deck."""
+    return camera_crop(rd.shrink(faces.image(pattern), 220), rng, cfg)
 
 
 def test_an_enrolled_deck_settles_pairs_at_least_as_surely(tmp_path: Path) -> None:
@@ -21,18 +30,15 @@ def test_an_enrolled_deck_settles_pairs_at_least_as_surely(tmp_path: Path) -> No
     deck_faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
     patterns = deck_faces.patterns[:8]
     rng = np.random.default_rng(3)
-    clean = AugmentConfig(min_px=110, max_px=120, light=0.2, corner_jitter=0.01)
-    crops = {
-        f"c{i}": camera_crop(rd.shrink(deck_faces.image(p), 220), rng, clean) for i, p in enumerate(patterns)
-    }
+    crops = {f"c{i}": _crop(deck_faces, p, rng, CLEAN) for i, p in enumerate(patterns)}
     deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
     enroll(deck, crops, judge=judge)
     helped = EnrolledJudge(judge, deck)
     assert len(helped.groups) == len(patterns)
     for i in range(4):
-        a = camera_crop(rd.shrink(deck_faces.image(patterns[i]), 220), rng, ROUGH)
-        b = camera_crop(rd.shrink(deck_faces.image(patterns[i]), 220), rng, ROUGH)
-        c = camera_crop(rd.shrink(deck_faces.image(patterns[i + 4]), 220), rng, ROUGH)
+        a = _crop(deck_faces, patterns[i], rng, ROUGH)
+        b = _crop(deck_faces, patterns[i], rng, ROUGH)
+        c = _crop(deck_faces, patterns[i + 4], rng, ROUGH)
         same_direct, same_helped = judge.compare(a, b), helped.compare(a, b)
         diff_direct, diff_helped = judge.compare(a, c), helped.compare(a, c)
         assert same_helped.verdict in ("same", "uncertain") and same_helped.p_same >= same_direct.p_same
@@ -44,13 +50,12 @@ def test_the_shortlist_finds_the_same_match_as_a_full_scan(tmp_path: Path) -> No
     faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
     patterns = faces.patterns[:10]
     rng = np.random.default_rng(5)
-    clean = AugmentConfig(min_px=110, max_px=120, light=0.2, corner_jitter=0.01)
     deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
-    crops = {f"c{i}": camera_crop(rd.shrink(faces.image(p), 220), rng, clean) for i, p in enumerate(patterns)}
+    crops = {f"c{i}": _crop(faces, p, rng, CLEAN) for i, p in enumerate(patterns)}
     enroll(deck, crops, judge=judge)
     helped = EnrolledJudge(judge, deck)
     for i in (0, 3, 7):
-        sig = judge.signature(camera_crop(rd.shrink(faces.image(patterns[i]), 220), rng, ROUGH))
+        sig = judge.signature(_crop(faces, patterns[i], rng, ROUGH))
         helped.SHORTLIST = 100
         full = helped.match(sig)
         helped.SHORTLIST = 3

@@ -92,13 +92,20 @@ def test_a_hand_covers_cards_keeps_their_clean_views_then_uncovers(table: np.nda
     assert [c.track_id for c in back.cards] == [c.track_id for c in first.cards]
 
 
+def _taken_away(table: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The table with the card at ``quad`` gone: bare table from the frame's top right corner
+    painted over it."""
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    frame = table.copy()
+    frame[y - 6 : y + h + 6, x - 6 : x + w + 6] = table[5 : h + 17, 1280 - w - 17 : 1280 - 5]
+    return frame
+
+
 def test_a_card_taken_away_goes_after_its_patience(table: np.ndarray) -> None:
     pipe = TablePipeline(tracker=TrackerConfig(patience_s=0.5, forget_s=2.0))
     first = pipe.process(table, 0.0)
     target = first.cards[0]
-    x, y, w, h = cv2.boundingRect(np.round(target.quad).astype(np.int32))
-    frame = table.copy()
-    frame[y - 6 : y + h + 6, x - 6 : x + w + 6] = table[5 : h + 17, 1280 - w - 17 : 1280 - 5]
+    frame = _taken_away(table, target.quad)
     assert pipe.process(frame, 0.1).card(target.track_id).state is CardState.COVERED
     assert pipe.process(frame, 0.3).card(target.track_id).state is CardState.COVERED
     assert pipe.process(frame, 0.7).card(target.track_id).state is CardState.GONE  # still frame, time passed
@@ -229,9 +236,7 @@ def test_a_still_card_waits_its_patience_from_when_it_was_last_in_sight(table: n
     for k in range(1, 20):  # two seconds of a still table
         assert pipe.process(table.copy(), 0.1 * k).extras["changed"] is False
     target = first.cards[0]
-    x, y, w, h = cv2.boundingRect(np.round(target.quad).astype(np.int32))
-    frame = table.copy()
-    frame[y - 6 : y + h + 6, x - 6 : x + w + 6] = table[5 : h + 17, 1280 - w - 17 : 1280 - 5]
+    frame = _taken_away(table, target.quad)
     # Missing since a moment ago, not since the last frame that changed: not gone yet.
     assert pipe.process(frame, 2.0).card(target.track_id).state is CardState.COVERED
     assert pipe.process(frame, 2.6).card(target.track_id).state is CardState.GONE

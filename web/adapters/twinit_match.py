@@ -1,0 +1,50 @@
+"""Twin It's pattern comparisons: two crops -> the probability that they show the same pattern,
+with the judge's signatures (one embedding per crop) made in small batches and reused."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Compare = Callable[[np.ndarray, np.ndarray], float]
+"""Two crops -> the probability that they show the same pattern."""
+SIGNATURE_BATCH = 4
+"""Crops per call of the judge: the inference runtime keeps memory for the largest batch it has
+run, so a batch the size of every card under the hands would grow the server for good."""
+
+
+class Matcher:
+    """Pattern comparisons, with signatures cached when the judge offers them."""
+
+    def __init__(self, compare: Compare, judge: Any = None) -> None:
+        self.compare = compare
+        self.judge = judge
+
+    def signature(self, crop: np.ndarray) -> Any:
+        return self.judge.signature(crop) if self.judge is not None else crop
+
+    def signatures(self, crops: list[np.ndarray]) -> list[Any]:
+        """Many signatures, in batches of at most :data:`SIGNATURE_BATCH` when the judge offers
+        them."""
+        if self.judge is not None and hasattr(self.judge, "signatures"):
+            out: list[Any] = []
+            for k in range(0, len(crops), SIGNATURE_BATCH):
+                out.extend(self.judge.signatures(crops[k : k + SIGNATURE_BATCH]))
+            return out
+        return [self.signature(c) for c in crops]
+
+    def p_same(self, a: Any, b: Any) -> float:
+        if self.judge is not None:
+            return float(self.judge.judge_signatures(a, b).p_same)
+        return float(self.compare(a, b))
+
+
+def judge_compare(judge: Any) -> Compare:
+    """A :data:`Compare` from a ``PatternJudge`` (``compare(a, b) -> Judgement(verdict, p_same)``)."""
+
+    def compare(a: np.ndarray, b: np.ndarray) -> float:
+        return float(judge.compare(a, b).p_same)
+
+    return compare

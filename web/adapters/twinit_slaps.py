@@ -1,0 +1,383 @@
+"""Twin It slaps: hands landing on two cards are a claim; the two cards' last clean views are
+judged against each other, and the ruling, its evidence (the photo-finish) and the policy of when
+a penalty may be given without asking the table.
+
+:class:`Slaps` is mixed into :class:`web.adapters.twinit.TwinItAdapter` and works on its state
+(the stable table snapshot, the views noted each frame, where each referee card lies).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from vision.observation import TableObservation
+from web.adapters.base import photo_finish
+from web.adapters.twinit_table import (
+    Spot,
+    Tip,
+    arm_tips,
+    card_at_tip,
+    fingertip,
+    hidden_under_hands,
+    nearest,
+    same_layout,
+    same_places,
+    tip_pair,
+    visible_spots,
+)
+
+HOLD_S = 0.45
+"""One hand (or two arms vision sees as one) must stay on the same cards, and every other card
+stay put, this long to make a claim (an arm carrying a card never holds still that long)."""
+TWO_HANDS_HOLD_S = 0.1
+CONFIRM_FRAMES = 1
+ARRIVAL_S = 0.8
+"""Two separate hands on the cards are a slap's own sign (a card is carried with one hand): the
+claim is judged once the same cards have stayed hidden this long and over this many frames
+after the first (one frame can show a hand passing); at once when the two tips' cards are the
+only cards hidden. Only hands that came onto the table at
+most :data:`ARRIVAL_S` before count so (a slap lands at once; two hands sweeping the cards
+together have been over the table for a while)."""
+RECENT_VIEWS = 48
+"""Places whose newest view is kept (a table holds fewer cards in sight)."""
+FRESH_S = 1.0
+"""A penalty needs both cards' views seen with no hand on them at most this long before the
+hands landed on them (an older view may show a card since covered, moved or turned)."""
+
+
+class Slaps:
+    """Claims read from hands on cards, judged and ruled (or put to the table)."""
+
+    def _signature_of(self, view: np.ndarray) -> Any:
+        cached = self._sigs.get(id(view))
+        if cached is not None and cached[0] is view:
+            return cached[1]
+        sig = self.matcher.signature(view)
+        self._remember_sig(view, sig)
+        return sig
+
+    def _remember_sig(self, view: np.ndarray, sig: Any) -> None:
+        self._sigs[id(view)] = (view, sig)
+        if len(self._sigs) > 2 * RECENT_VIEWS:
+            for key in list(self._sigs)[: len(self._sigs) - RECENT_VIEWS]:
+                del self._sigs[key]
+
+    def _prepare(self, spots: list[Spot]) -> None:
+        """Signatures of these cards' last clean views, in one batch, before they are needed."""
+        views = [self._latest_view(s) for s in spots]
+        todo = [v for v in views if not (id(v) in self._sigs and self._sigs[id(v)][0] is v)]
+        if todo:
+            for view, sig in zip(todo, self.matcher.signatures(todo), strict=True):
+                self._remember_sig(view, sig)
+
+    def _watch_slap(self, obs: TableObservation, mono: float) -> None:
+        """Cards hidden under hands together, and staying so, are a claim: at once (a few frames)
+        with two separate hands, after :data:`HOLD_S` with one."""
+        snapshot = self.stable.snapshot
+        tol = 0.25 * self.stable.card_px
+        if not obs.hands:
+            self._hands_since = None
+        elif self._hands_since is None:
+            self._hands_since = mono
+        hidden = hidden_under_hands(obs, snapshot, tol) if obs.hands else {}
+        if self._strays_of is not snapshot:  # the memory was (re)made: it holds what was in sight
+            self._strays, self._strays_of = [], snapshot
+        if any(nearest(snapshot, s.center, tol) is None for s in visible_spots(obs)):
+            self._strays.append(mono)  # a card in sight where the table memory has none
+            del self._strays[: max(0, len(self._strays) - 64)]
+        tips = self._tips(obs, mono)  # every frame with hands: an arm's edge is the one it came in from
+        if len(hidden) < 2:
+            self._pending = None
+            if not hidden:
+                self._claimed = None
+            return
+        landed = [t for t in tips if mono - t[2] <= ARRIVAL_S]  # arms that just came onto the table
+        tipped = tip_pair(landed, hidden, snapshot, self.stable.card_px)
+        places = [snapshot[i].center for i in (tipped or sorted(hidden))]
+        seen = visible_spots(obs)
+        if tipped is not None:  # two hands: no card moved (one the finder misses for a frame is no move)
+            still = all(nearest([*self._pending_seen, *snapshot], s.center, tol) is not None for s in seen)
+        else:  # one arm: the very same cards in sight
+            still = same_layout(seen, self._pending_seen, tol)
+        if (
+            self._pending is None
+            or self._pending_two != (tipped is not None)
+            or not same_places(places, self._pending[0], tol)
+            or not still
+        ):
+            self._pending = (places, mono)
+            self._pending_two = tipped is not None
+            self._pending_frames = 0
+            self._pending_seen = seen
+            self._prepare([snapshot[i] for i in hidden])
+        else:
+            self._pending_frames += 1
+        if self._claimed is not None:
+            return
+        hold = TWO_HANDS_HOLD_S if tipped is not None else HOLD_S
+        confirm = CONFIRM_FRAMES
+        if tipped is not None and len(hidden) == 2:
+            hold = 0.0  # exactly the two cards under two arms that just landed: the next frame,
+            # or this one when their views surely show one pattern (only a penalty waits)
+            if self._pending_frames == 0 and self._surely_same([snapshot[i] for i in tipped], mono):
+                confirm = 0
+        if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
+            return
+        self._claimed = places
+        pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot, tips)
+        if pair is None:
+            return
+        spots = [snapshot[i] for i in pair]
+        # the claimed cards leave the snapshot: carrying them away is not another claim
+        self.stable.snapshot = [s for i, s in enumerate(snapshot) if i not in pair]
+        # a penalty only for the very two cards two arm tips lie on; cards picked among more, or
+        # under arms vision cannot tell apart, may not be the claimed ones: the table's call
+        sure_cards = tipped is not None and len(hidden) == 2
+        self._claim(spots, [hidden[i][1] for i in pair], self._pending[1], sure_cards=sure_cards)
+
+    def _evidence(self, spots: list[Spot], landed: float) -> tuple[list[np.ndarray], bool]:
+        """The two cards' views a slap is judged from, and whether they are fresh: both seen with
+        no hand on them at most :data:`FRESH_S` before the hands landed; else the newest views."""
+        clean = [self._clean_view(s, landed - FRESH_S) for s in spots]
+        if all(c is not None for c in clean):
+            return [c for c in clean if c is not None], True
+        return [self._latest_view(s) for s in spots], False
+
+    def _surely_same(self, spots: list[Spot], landed: float) -> bool:
+        crops, _ = self._evidence(spots, landed)
+        return self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1])) >= self.sure
+
+    def _tips(self, obs: TableObservation, mono: float) -> list[Tip]:
+        """Arm tips from the hands' mask; without one, each hand box's far end."""
+        if not obs.hands:
+            self._arms.clear()
+            return []
+        if obs.hand_mask is not None:
+            return arm_tips(obs.hand_mask, self.stable.card_px, memory=self._arms, now=mono)
+        since = self._hands_since if self._hands_since is not None else mono
+        return [(fingertip(h), str(h.seat), since) for h in obs.hands]
+
+    def _pick_pair(self, hidden: list[int], snapshot: list[Spot], tips: list[Tip]) -> list[int] | None:
+        """The two cards claimed: the only two hidden, or the only surely identical pair among
+        more (arms cover cards on their way), or the only one among them with the card an arm's
+        tip lies on; otherwise held back as uncertain (an arm carrying a card over others makes
+        no question: answered "no", it would penalise a player who claimed nothing)."""
+        if len(hidden) == 2:
+            return hidden
+        sigs = {i: self._signature_of(self._latest_view(snapshot[i])) for i in hidden}
+        scored = [
+            (self.matcher.p_same(sigs[a], sigs[b]), [a, b])
+            for k, a in enumerate(hidden)
+            for b in hidden[k + 1 :]
+        ]
+        sure = [pair for p, pair in scored if p >= self.sure]
+        if len(sure) == 1:
+            return sure[0]
+        found = {card_at_tip(t, s, dict.fromkeys(hidden), snapshot, self.stable.card_px) for t, s, _ in tips}
+        anchors = found - {None}
+        if len(anchors) == 1:
+            anchor = anchors.pop()
+            ranked = sorted(((p, pair) for p, pair in scored if anchor in pair), key=lambda x: -x[0])
+            sure_here = [pair for p, pair in ranked if p >= self.sure]
+            if len(sure_here) == 1:
+                return sure_here[0]
+        self.hold(
+            {"type": "claim"},
+            f"hands over {len(hidden)} cards: which two are claimed is not clear",
+            f"des mains sur {len(hidden)} cartes : on ne sait pas lesquelles sont réclamées",
+        )
+        return None
+
+    def _loc_of(self, spot: Spot, other_face: str | None, state: Mapping[str, Any]) -> dict[str, Any] | None:
+        tol = 0.5 * self.stable.card_px
+        for card, at in self.table_at.items():
+            if np.linalg.norm(spot.center - at) <= tol:
+                return {"table": card}
+        for seat, at in self.pile_at.items():
+            if np.linalg.norm(spot.center - at) <= tol:
+                return {"pile": seat}
+        seat = self._seat_of_zone(spot.center)
+        if seat is not None:
+            held = state.get("captures", [[]] * (seat + 1))[seat]
+            if held:
+                same = [i for i, (motif, n) in enumerate(held) if motif == other_face and n == 2]
+                return {"capture": [seat, same[0] if same else len(held) - 1]}
+        return None
+
+    def _face_at(self, state: Mapping[str, Any], loc: Mapping[str, Any]) -> str | None:
+        if "table" in loc:
+            return next((f for i, f in state.get("table", []) if i == loc["table"]), None)
+        if "pile" in loc:
+            return state["piles"][loc["pile"]][1]
+        seat, index = loc["capture"]
+        return state["captures"][seat][index][0]
+
+    def _claim(
+        self, spots: list[Spot], seats: list[str], landed_mono: float, sure_cards: bool = True
+    ) -> None:
+        players = [self.player_at(s) for s in seats]
+        if any(p is None for p in players):
+            self.hold(
+                {"type": "claim"},
+                "a hand came from an edge where no player sits",
+                "une main vient d'un bord où personne n'est assis",
+            )
+            return
+        state = self.live.snapshot_state()
+        locs = [self._loc_of(spots[0], None, state), self._loc_of(spots[1], None, state)]
+        faces = [self._face_at(state, loc) if loc else None for loc in locs]
+        if locs[0] and "capture" in locs[0]:
+            locs[0] = self._loc_of(spots[0], faces[1], state)
+        if locs[1] and "capture" in locs[1]:
+            locs[1] = self._loc_of(spots[1], faces[0], state)
+        if any(loc is None for loc in locs):
+            self.hold(
+                {"type": "claim"},
+                "hands on a card the referee does not know",
+                "des mains sur une carte que l'arbitre ne connaît pas",
+            )
+            return
+        faces = [self._face_at(state, loc) for loc in locs]
+        # both cards seen whole, with no hand on them, just before the hands landed: those views
+        # are the evidence (a penalty needs them); else the newest views, which only rule "same"
+        crops, fresh = self._evidence(spots, landed_mono)
+        p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))
+        # a penalty only for the very two cards two arm tips lie on, judged different from whole,
+        # fresh, square views (an oblong crop is a card cut short or two cards merged)
+        # ... and a table memory that held every card in sight before the hands landed (else the
+        # card a hand lies on may be one the memory lacks, and the hidden one another)
+        settled = not any(landed_mono - FRESH_S <= m < landed_mono for m in self._strays)
+        penalise = (
+            sure_cards
+            and fresh
+            and settled
+            and all(_square(c) for c in crops)
+            and p_same < self.different_below
+        )
+        action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
+        taken = self.live.judge(action)
+        if not taken.applies:  # no penalty nor capture: the referee's table is not the camera's
+            self.hold(
+                {"type": "claim"},
+                f"a claim the referee cannot take: {taken.reason.en}",
+                f"une réclamation que l'arbitre ne peut pas prendre : {taken.reason.fr}",
+            )
+            return
+        name = self.live.game.players[players[0]]
+        blob = self.live.store.put_blob(
+            self.live.game_id, photo_finish(crops, f"{name}: p(same) {p_same:.2f}")
+        )
+        evidence = {
+            "image": f"/api/evidence/{blob}.jpg",
+            "p_same": round(p_same, 4),
+            "seat": players[0],
+            "landed_mono": landed_mono,
+            "checks": {"two_tips": sure_cards, "fresh_views": fresh, "settled_table": settled},
+            # where the time went: the deciding frame captured, its vision done, the ruling decided
+            "timing": {
+                "captured": round(float(getattr(self._frame, "mono", 0.0)), 4),
+                "observed": round(self._observed, 4),
+                "decided": round(time.monotonic(), 4),
+            },
+        }
+        labels_same = faces[0] is not None and faces[0] == faces[1]
+        same_fix = self._amendments(locs, faces, same=True)
+        diff_fix = self._amendments(locs, faces, same=False)
+        self.latencies.append({"landed_mono": landed_mono})
+        same = p_same >= self.sure
+        # the referee rules on face labels: when vision's call needs them rewritten and neither
+        # card's can be, the referee would rule the other way; the table decides instead
+        relabel = same != labels_same and not (same_fix if same else diff_fix)
+        if (same or penalise) and not relabel:
+            if same != labels_same:
+                for fix in same_fix if same else diff_fix:
+                    self.live.amend(fix["target"], fix["action"], "vision", quiet=True)
+            _seq, ruling = self.live.act(
+                action, "vision", {**evidence, "judged": "same" if same else "different"}
+            )
+            self._after_claim(locs, players, ruling)
+        else:
+            self.live.ask(
+                {
+                    "en": f"Do these two cards show the same pattern? ({name} claimed them)",
+                    "fr": f"Ces deux cartes montrent-elles le même motif ? ({name} les a réclamées)",
+                },
+                action,
+                action,
+                "vision",
+                evidence,
+                amend_yes=[] if labels_same else same_fix,
+                amend_no=diff_fix if labels_same else [],
+            )
+
+    def _amendments(
+        self, locs: list[dict[str, Any]], faces: list[str | None], same: bool
+    ) -> list[dict[str, Any]]:
+        """Rewrites of one card's face so that it equals (or differs from) the other's: the second
+        card's, or the first's when the second's face cannot be rewritten (a won pair's)."""
+        for target, other in ((1, 0), (0, 1)):
+            loc, face, ref = locs[target], faces[target], faces[other]
+            key = (
+                ("table", loc["table"])
+                if "table" in loc
+                else ("pile", loc["pile"])
+                if "pile" in loc
+                else None
+            )
+            if key is None or key not in self.seq_of:
+                continue
+            if same and ref is not None and face != ref:
+                new_face = ref
+            elif not same and face == ref:
+                new_face = self._fresh()
+            else:
+                return []
+            action = self._rewrite(self.seq_of[key], key, new_face)
+            if action:
+                return [{"target": self.seq_of[key], "action": action}]
+        return []
+
+    def _rewrite(self, seq: int, key: tuple[str, int], face: str) -> dict[str, Any] | None:
+        entry = next((e for e in self.live.entries if e.get("seq") == seq), None)
+        if entry is None:
+            return None
+        action = dict(entry["action"])
+        if action["type"] == "play" or (action["type"] == "reveal" and key[0] == "pile"):
+            action["face"] = face
+            return action
+        if action["type"] == "deal" and key[0] == "pile":
+            tops = list(action.get("tops") or [])
+            tops[key[1]] = face
+            action["tops"] = tops
+            return action
+        if action["type"] == "start" and key[0] == "table":
+            faces = list(action.get("faces") or [])
+            faces[key[1]] = face
+            action["faces"] = faces
+            return action
+        return None
+
+    def _after_claim(self, locs: list[dict[str, Any]], players: list[int], ruling: Any) -> None:
+        if not ruling.applies:
+            return
+        for loc in locs:
+            if "table" in loc:
+                at = self.table_at.pop(loc["table"], None)
+                if at is not None:
+                    self._leaving.append(at)
+        state = self.live.snapshot_state()
+        for seat, held in enumerate(state.get("captures", [])):
+            spots = self.captures_at.get(seat, [])
+            keep = 2 * len(held) + sum(1 for _, n in held if n == 3)
+            if len(spots) > keep:
+                self.captures_at[seat] = spots[: max(0, keep)]
+
+
+def _square(crop: np.ndarray) -> bool:
+    """A Twin It card's crop is square (the finder makes oblong crops for oblong quads)."""
+    h, w = crop.shape[:2]
+    return abs(w - h) <= 0.12 * max(w, h)

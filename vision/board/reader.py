@@ -117,6 +117,13 @@ UNSURE = 0.9
 """Below this confidence a hole is reported as uncertain."""
 BLOB_RING_MATCH = 0.05
 """Beside holes that match nothing, a hole this close to its class (in outlier limits) is read."""
+SHADE_HUE = 0.06
+"""A hole one step beside a hand whose ring differs from its class's (local) prototype by no more
+hue than this (log units, the brightness shift taken out) ..."""
+SHADE_MATCH = 0.7
+"""... and that matches its class within this (in outlier limits) is read: what sets it apart is
+the hand's shadow (a smooth dimming), not a fingertip over part of it (a fingertip brings its own
+hue)."""
 SHADOW_CHECK = True
 SHADOW_FIT = 0.5
 """A hole under occluded cells this close to a class (judged against those cells) shows itself ..."""
@@ -971,7 +978,29 @@ class BoardReader:
         self._reading = reading
         return reading
 
-    def _covered(self, occluded: np.ndarray, dmin: np.ndarray | None = None) -> np.ndarray:
+    def _shaded(
+        self, f: _Features, board: np.ndarray, occluded: np.ndarray, label: np.ndarray, dmin: np.ndarray
+    ) -> np.ndarray:
+        """(N, N) bool: holes whose ring differs from their class's local prototype by a brightness
+        shift (a shadow's or light's soft edge, within ``EDGE``) and hue under ``SHADE_HUE`` only,
+        and that match their class within ``SHADE_MATCH``: nothing lies over part of them."""
+        v = self._ratio(f.hole_log, board)[..., 3:]
+        protos = (
+            self._local if self._local is not None else np.broadcast_to(self.prototypes, (*label.shape, 3, 6))
+        )
+        mine = np.take_along_axis(protos, label.astype(int)[..., None, None], -2)[..., 0, 3:]
+        dv = v - mine
+        shift = dv.mean(-1)
+        hue = np.linalg.norm(dv - shift[..., None], axis=-1)
+        # A printed cell (a border line) is never taken as occluded, so a hand reaching over it
+        # from an occluded cell goes unseen: a hole beside such a cell is not judged so.
+        pr = self.printed & cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        blind = pr[:-1, :-1] | pr[:-1, 1:] | pr[1:, :-1] | pr[1:, 1:]
+        return (hue < SHADE_HUE) & (np.abs(shift) < EDGE) & (dmin < SHADE_MATCH) & ~blind
+
+    def _covered(
+        self, occluded: np.ndarray, dmin: np.ndarray | None = None, shaded: np.ndarray | None = None
+    ) -> np.ndarray:
         """Holes next to an occluded cell, and their neighbours (a hand's edge can hide part of a
         peg between two clean cells; a partly hidden peg must abstain, not be misread). With
         ``dmin`` (a full read's distances to the classes), a neighbour that matches its class
@@ -982,6 +1011,8 @@ class BoardReader:
         ring = cv2.dilate(near.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~near
         if dmin is not None:
             ring &= dmin >= RING_MATCH
+            if shaded is not None:
+                ring &= ~shaded
         return near | ring
 
     def _assemble(
@@ -997,7 +1028,12 @@ class BoardReader:
         covered: np.ndarray | None = None,
         reuse_links: bool = False,
     ) -> BoardReading:
-        covered = self._covered(occluded, dmin) if covered is None else covered
+        shaded = (
+            self._shaded(f, board, occluded, label, dmin)
+            if SHADE_HUE > 0
+            else np.zeros_like(occluded[:-1, :-1])
+        )
+        covered = self._covered(occluded, dmin, shaded) if covered is None else covered
         covered = covered & self.valid
         outlier = (dmin >= 1.0) & self.valid
         # On a board clipped at white, unreadable holes are glare's doing (a pale grey peg there
@@ -1013,7 +1049,7 @@ class BoardReader:
             if blob.any():
                 ring = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~blob
                 # As beside occluded cells: a neighbour that matches its class very closely is read.
-                ring &= dmin >= BLOB_RING_MATCH
+                ring &= (dmin >= BLOB_RING_MATCH) & ~shaded
                 covered = covered | ((blob | ring) & self.valid)
         # Unreadable holes side by side on a board clipped at white are glare's doing, or a hand as
         # white as the glare where they touch a hand seen by its colour: beside those a weak match

@@ -45,6 +45,8 @@ class Timer:
     started_wall: float
     seq: int
     ended: bool = False
+    backdated_s: float = 0.0
+    """How long before it was started the countdown was dated from (the spread, seen earlier)."""
 
     def remaining(self, now: float) -> float:
         return max(0.0, self.seconds - (now - self.started_mono))
@@ -304,14 +306,17 @@ class LiveGame:
 
     # -- timers ------------------------------------------------------------------------------------
     def start_timer(self, label: str, seconds: float, origin: str, started_mono: float | None = None) -> int:
-        """Starts a countdown (``started_mono``: when it really started, on this clock)."""
+        """Starts a countdown (``started_mono``: when it really started, on this clock; the page
+        says so when that was earlier than now)."""
         now = self.clock()
         start = now if started_mono is None else started_mono
+        backdated = round(max(0.0, now - start), 3)
         body = {"op": "start", "label": label, "seconds": seconds, "wall": time.time() - (now - start)}
         body["origin"] = origin
+        body["backdated_s"] = backdated
         with self._lock:
             seq = self.store.append(self.game_id, "timer", body)
-            self.timer = Timer(label, seconds, start, body["wall"], seq)
+            self.timer = Timer(label, seconds, start, body["wall"], seq, backdated_s=backdated)
             self._changed({"type": "timer", "timer": self.timer_json()})
             return seq
 
@@ -330,7 +335,12 @@ class LiveGame:
         if body.get("op") == "start":
             elapsed = max(0.0, time.time() - float(body["wall"]))
             self.timer = Timer(
-                str(body["label"]), float(body["seconds"]), self.clock() - elapsed, float(body["wall"]), seq
+                str(body["label"]),
+                float(body["seconds"]),
+                self.clock() - elapsed,
+                float(body["wall"]),
+                seq,
+                backdated_s=float(body.get("backdated_s", 0.0)),
             )
         elif body.get("op") == "end" and self.timer is not None:
             self.timer.ended = True
@@ -346,6 +356,7 @@ class LiveGame:
             "remaining": round(remaining, 3),
             "running": not timer.ended and remaining > 0,
             "started_mono": round(timer.started_mono, 4),
+            "backdated_s": timer.backdated_s,
             "ended": timer.ended,
         }
 

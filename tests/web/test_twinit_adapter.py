@@ -206,6 +206,52 @@ def test_a_spread_never_at_rest_hands_over_from_its_fullest_view(tmp_path: Path)
     assert len(ad.stable.snapshot) == len(spread)
 
 
+def sliding(cards: list, dx: float) -> list:
+    """The same cards ``dx`` pixels short of where they come to rest."""
+    return [card(c.track_id, P[0], *(c.quad.mean(axis=0) - (dx, 0.0))) for c in cards]
+
+
+def test_the_spread_starts_at_its_first_frame_at_rest_not_while_its_cards_slide(tmp_path: Path) -> None:
+    """Cards still sliding apart show the whole spread before it is done: the minute is dated
+    from the first frame whose cards lie where the next frame shows them (the full bench's
+    minutes started 200-300 ms early in replays so)."""
+    _ad, table, handed = spread_watch(tmp_path)
+    for _ in range(5):
+        table.show([card(1, P[0], *MIDDLE)])  # the stack
+    spread = spread_cards()
+    for dx in (60.0, 25.0, 8.0):  # every card in sight, still sliding
+        table.show(sliding(spread, dx))
+    table.show(spread)
+    first = table.t
+    table.show(spread)
+    assert handed == [pytest.approx(first)]
+
+
+def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:
+    """Vision slow while the cards slide (few frames), then hands reach for the spread at once:
+    two frames at rest are enough (the full bench's seed 3: its minute never started)."""
+    _ad, table, handed = spread_watch(tmp_path)
+    for _ in range(5):
+        table.show([card(1, P[0], *MIDDLE)])  # the stack
+    spread = spread_cards()
+    table.show(spread[:3], dt=0.6)  # the spread under way, seen late
+    table.show(spread, dt=0.6)
+    first = table.t
+    table.show(spread[1:], [hand_on(1, "bottom", spread[0])], dt=0.6)  # a hand on one card
+    assert handed == [pytest.approx(first)]
+
+
+def test_a_whole_spread_hands_over_though_the_stack_was_never_seen(tmp_path: Path) -> None:
+    """The stack came and went between two slow frames: nearly every card spread apart in the
+    middle is a spread by itself."""
+    _ad, table, handed = spread_watch(tmp_path)
+    whole = [card(i + 1, P[i % 4], 200 + 95 * i, 300 + 60 * (i % 2)) for i in range(9)]
+    table.show(whole)
+    first = table.t
+    table.show(whole)
+    assert handed == [pytest.approx(first)]
+
+
 def test_the_minute_starts_from_the_spread_at_rest_even_when_hands_come_at_once(tmp_path: Path) -> None:
     """The competitive game saw the spread at rest and handed over: the cooperative minute starts
     from that spread, though hands reach for the cards before the table is still again."""

@@ -28,7 +28,7 @@ import numpy as np
 from vision.observation import TableObservation
 from web.adapters.base import GameAdapter, photo_finish, row
 from web.adapters.twinit_match import Compare, Matcher, judge_compare
-from web.adapters.twinit_minute import COOP_MODES, STACK_HOLD_S, STACK_MAX_CARDS, Minute
+from web.adapters.twinit_minute import COOP_MODES, STACK_HOLD_S, STACK_MAX_CARDS, Minute, SpreadView
 from web.adapters.twinit_slaps import RECENT_VIEWS, Slaps
 from web.adapters.twinit_table import (
     Spot,
@@ -106,9 +106,14 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
         self._spread_first: float | None = None
         self._spread_counts: list[tuple[float, int]] = []
         """(mono, cards seen) of each frame since the spread began."""
-        self._spread_best: list[Spot] = []
-        """The spread's fullest view so far (competitive play, before the hand-over)."""
+        self._spread_best: SpreadView | None = None
+        """The spread's fullest view so far (before the hand-over)."""
+        self._spread_last: SpreadView | None = None
+        self._spread_rest: tuple[float, SpreadView] | None = None
+        """When the spread was first seen at rest, and its fuller view then."""
         self._stack_at: float | None = None
+        self._spread_whole_at: float | None = None
+        """When nearly every card was last seen spread apart (see ``Minute._whole_spread``)."""
         self._stack_from: float | None = None
         self._stack_shown = False
         """Whether the run of stack-like views has shown a card in the middle yet."""

@@ -7,12 +7,13 @@ during the minute are claims.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from vision.observation import TableObservation
-from web.adapters.twinit_table import Spot, clusters, fresh_views, visible_spots
+from web.adapters.twinit_table import Spot, clusters, fresh_views, nearest, visible_spots
 
 SPREAD_MIN_CARDS = 6
 SPREAD_FRACTION = 0.6
@@ -26,69 +27,137 @@ STACK_HOLD_S = 0.4
 spread..."""
 STACK_MEMORY_S = 20.0
 """...and a spread counts only this long after the stack was seen."""
+WHOLE_FRACTION = 0.9
+"""A spread showing this fraction of the cards needs no stack seen before it."""
 SET_SETTLE_S = 1.5
 """Cooperative minute: a set laid in a player's area counts once it has stayed this long (a
 third card may still come), or at once with three cards."""
 COOP_MODES = ("cooperative", "cooperative-competitive")
+REST_FRACTION = 0.02
+REST_MIN_PX = 1.5
+"""Two frames show the spread at rest when (all but one of) their cards lie within this fraction of
+a card (and this many pixels) of each other: a card still sliding moves more between two frames."""
+
+
+@dataclass(frozen=True)
+class SpreadView:
+    """One frame that showed the spread: its cards, the image and observation they were seen in."""
+
+    mono: float
+    spots: list[Spot]
+    image: Any
+    obs: TableObservation
+
+
+def at_rest(a: list[Spot], b: list[Spot], tol: float) -> bool:
+    """Whether two views show the same cards at the same places (within ``tol`` pixels), all but
+    one card of each (a hand may hide one, the finder miss one)."""
+    moved = sum(1 for s in a if nearest(b, s.center, tol) is None)
+    extra = sum(1 for s in b if nearest(a, s.center, tol) is None)
+    return moved <= 1 and extra <= 1
 
 
 class Minute:
     """The spread that starts the minute, and the sets claimed during it."""
 
     def _spread_seen(self, obs: TableObservation, mono: float) -> bool:
-        """Competitive play: the stack was spread; hands over to the minute (``on_spread``).
-        Hands hiding some of the spread for a frame do not start it again; when hands reach for
-        the cards before the spread is ever still, it hands over from the fullest view of the
-        spread once the spread has been in sight :data:`SPREAD_WAIT_S`."""
+        """Competitive play: the stack was spread; hands over to the minute (``on_spread``) as
+        soon as two frames show the spread at rest (:meth:`_note_spread`), dated from the first
+        of them. Hands hiding some of the spread for a frame do not start it again; when hands
+        reach for the cards before the spread is ever at rest, it hands over from the fullest
+        view of the spread once the spread has been in sight :data:`SPREAD_WAIT_S`."""
         seen = visible_spots(obs)
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
+        if self._whole_spread(seen):
+            self._spread_whole_at = mono
         if not self._stack_recent(mono) or (len(seen) < need and self._spread_first is None):
-            self._spread_first, self._spread_counts, self._spread_best = None, [], []
+            self._forget_spread()
             return False
         if len(seen) >= need:
-            if self._spread_first is None:
-                self._spread_first = mono
-            self._spread_counts.append((mono, len(seen)))
-            if len(seen) >= len(self._spread_best):
-                self._spread_best = fresh_views(seen, getattr(self._frame, "image", None), obs, mono)
+            self._note_spread(seen, obs, mono)
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
-        if snapshot is None or len(snapshot) < need:
+        if self._spread_rest is not None:
+            snapshot = self._spread_view(self._spread_rest[1])
+        elif snapshot is None or len(snapshot) < need:
             assert self._spread_first is not None
-            if mono - self._spread_first < SPREAD_WAIT_S - 1e-6 or len(self._spread_counts) < 3:
+            if mono - self._spread_first < SPREAD_WAIT_S - 1e-6 or len(self._spread_counts) < 2:
                 return True
-            snapshot = self.stable.snapshot = list(self._spread_best)
+            snapshot = self._spread_view(self._spread_best)
+        self.stable.snapshot = list(snapshot)
         hook, self.on_spread = self.on_spread, None
         assert hook is not None
         hook(len(snapshot), self._spread_done(), obs, self._frame)
         return True
 
+    def _forget_spread(self) -> None:
+        self._spread_first, self._spread_counts = None, []
+        self._spread_best = self._spread_last = self._spread_rest = None
+
+    def _note_spread(self, seen: list[Spot], obs: TableObservation, mono: float) -> None:
+        """One frame showing the spread (enough cards apart). The spread is at rest from the first
+        frame whose cards (all but one) lie where the next such frame shows them, within
+        :data:`REST_FRACTION` of a card: the cards have stopped moving, so the spread was done
+        by then (hands may reach for the cards at once, and the table is never still for long)."""
+        if self._spread_first is None:
+            self._spread_first = mono
+        self._spread_counts.append((mono, len(seen)))
+        view = SpreadView(mono, seen, getattr(self._frame, "image", None), obs)
+        tol = max(REST_MIN_PX, REST_FRACTION * self.stable.card_px)
+        last = self._spread_last
+        if self._spread_rest is None and last is not None and at_rest(last.spots, seen, tol):
+            # the fuller of the two frames is the spread handed over (a hand may hide a card)
+            self._spread_rest = (last.mono, view if len(seen) > len(last.spots) else last)
+        if self._spread_best is None or len(seen) >= len(self._spread_best.spots):
+            self._spread_best = view
+        self._spread_last = view
+
+    def _spread_view(self, view: SpreadView | None) -> list[Spot]:
+        """The spread as one frame showed it, with views cut from that frame."""
+        if view is None:
+            return []
+        return fresh_views(view.spots, view.image, view.obs, view.mono)
+
     def _spread_done(self) -> float | None:
-        """When the spread's last card came down: the first frame that showed (all but one of)
-        the most cards the spread showed. The table may not be still again for long (hands
-        reach for the cards at once), so this does not wait for a still layout; that layout's
-        first frame is the fallback."""
+        """When the spread's last card came down: the first frame of the spread at rest
+        (:meth:`_note_spread`); without one, the first frame that showed (all but one of) the
+        most cards the spread showed; without that, the still layout's first frame."""
+        if self._spread_rest is not None:
+            return self._spread_rest[0]
         if not self._spread_counts:
             return self.stable.since if self.stable.since is not None else self._spread_first
         most = max(n for _, n in self._spread_counts)
         return next(m for m, n in self._spread_counts if n >= most - 1)
 
     def _stack_recent(self, mono: float) -> bool:
-        return self._stack_at is not None and mono - self._stack_at <= STACK_MEMORY_S
+        """Whether the stack was seen lately, or a spread of nearly every card (the stack may
+        have come and gone between two frames while vision was slow)."""
+        return any(
+            at is not None and mono - at <= STACK_MEMORY_S for at in (self._stack_at, self._spread_whole_at)
+        )
+
+    def _whole_spread(self, seen: list[Spot]) -> bool:
+        """Nearly every card in sight (:data:`WHOLE_FRACTION`), a spread's share of them
+        (:data:`SPREAD_FRACTION`) in the middle: in competitive play most cards lie stacked in the
+        piles, the won ones at the players' edges."""
+        middle = sum(1 for s in seen if self.zone(s.center) is None)
+        need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
+        return len(seen) >= WHOLE_FRACTION * self.expected_cards and middle >= need
 
     def _watch_spread(self, obs: TableObservation, mono: float) -> None:
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
-        count = len(visible_spots(obs))
-        if count >= need and self._spread_first is None:
-            self._spread_first = mono
-        elif count < need and self.spread_hint is None:
-            self._spread_first = None
-            self._spread_counts = []
-        if count >= need and self.spread_hint is None:
-            self._spread_counts.append((mono, count))
+        seen = visible_spots(obs)
+        if self._whole_spread(seen):
+            self._spread_whole_at = mono
+        if len(seen) < need and self.spread_hint is None:
+            self._forget_spread()
+        if len(seen) >= need and self.spread_hint is None:
+            self._note_spread(seen, obs, mono)
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if snapshot is None and self.spread_snapshot is not None:
             # handed over at rest: hands may reach for the cards before the table is still again
             snapshot, self.spread_snapshot = self.spread_snapshot, None
+        if self.spread_hint is None and self._spread_rest is not None:
+            snapshot = self._spread_view(self._spread_rest[1])
         if snapshot is None or len(snapshot) < need:
             return
         if self.spread_hint is None and not self._stack_recent(mono):
@@ -104,6 +173,7 @@ class Minute:
             [(f"table:{i}", spot) for i, spot in enumerate(ordered[: self.expected_cards])],
         )
         if result is None:
+            self._forget_spread()  # seen again from the next frames, not retried on every one
             return
         for i, spot in enumerate(ordered[: self.expected_cards]):
             self.table_at[i] = spot.center

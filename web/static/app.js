@@ -322,6 +322,9 @@ function renderTimer(timer, serverTime) {
   box.hidden = !timer;
   if (!timer) { app.timerDeadline = null; return; }
   $("timer-label").textContent = timer.label === "coop" ? t("coop_minute") : timer.label;
+  const back = $("timer-backdated");
+  back.hidden = !(timer.backdated_s > 0.05);
+  if (!back.hidden) back.textContent = t("timer_backdated").replace("{s}", timer.backdated_s.toFixed(1));
   const key = `${timer.label}:${timer.seconds}:${Math.round((serverTime || 0) + timer.remaining)}`;
   if (key !== app.timerKey) { app.timerKey = key; }
   app.timerDeadline = performance.now() / 1000 + timer.remaining;

@@ -3,6 +3,7 @@ window.I18N = {
   en: {
     tap_hint: "Tap a card to correct what was recognised.",
     coop_minute: "Cooperative minute",
+    timer_backdated: "Counted from the spread, seen {s} s before it was confirmed",
     last_ruling: "Last ruling",
     scores: "Scores",
     undo: "Undo last action",
@@ -46,6 +47,7 @@ window.I18N = {
   fr: {
     tap_hint: "Touchez une carte pour corriger ce qui a été reconnu.",
     coop_minute: "Minute coopérative",
+    timer_backdated: "Comptée depuis l'étalement, vu {s} s avant d'être confirmé",
     last_ruling: "Dernière décision",
     scores: "Scores",
     undo: "Annuler la dernière action",

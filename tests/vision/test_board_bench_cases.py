@@ -94,3 +94,16 @@ def test_links_crowding_in_between_two_reads_are_no_hand() -> None:
     assert len(set(second.links) & set(links)) >= 0.9 * len(links)
     again = reader.update(scenes[1].image)
     assert not again.covered.any() and again.changed < 20
+
+
+def test_pieces_and_pits_under_clipped_glare_are_read_by_their_shape() -> None:
+    """Seed 7, board 11: glare clips the board's right edge at white. The pits still darker than
+    white, and the pegs whose discs still show, are read (once they all abstained); what shows
+    nothing abstains; nothing is misread."""
+    spec, clear, scene = _bench_board(7, 11)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    for r, c in [(3, 22), (4, 22), (5, 22), (8, 22), (9, 22)]:
+        assert reading.matrix[r, c] == truth[r, c], (r, c)
+    assert {0, 1, 2} <= {int(truth[r, c]) for r, c in [(3, 22), (8, 22), (9, 22)]}
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth)).any()

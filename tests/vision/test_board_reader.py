@@ -180,3 +180,32 @@ def test_a_hard_tinted_shadow_is_no_hand() -> None:
     assert (reading.matrix[read] == truth.pegs[read]).all()
     # The band is a quarter of the board: once taken for a hand, two thirds of the holes were left.
     assert (reading.matrix == truth.pegs)[spec.valid_mask()].mean() >= 0.8
+
+
+def test_holes_glare_hides_keep_their_earlier_reading_until_a_hand_comes_near() -> None:
+    spec = BoardSpec.twixt(colours=("red", "grey"))
+    geo_truth, _, _ = _twixt(7, 120, spec.colours)
+    tip = tuple(float(v) for v in geo_truth.geometry.hole_mm(np.array(6), np.array(8)))
+    hand = HandSpec("top", tip, 80.0, skin=3, sleeve=3)
+    truth, clear, handed = _twixt(7, 120, spec.colours, hands=[hand])
+    loc = find_board(clear.image, 24, valid=spec.valid_mask())
+    holes = clear.holes_px()
+    # Glare strong enough that nothing shows in the spot: pits and pegs all clipped at white.
+    spot = (holes[6, 8], 2.0 * loc.pitch_px(), 400.0)
+    glared = _lit(clear.image, *spot)
+    fresh = BoardReader(spec, loc).read(glared)
+    hidden = (fresh.matrix < 0) & spec.valid_mask()
+    assert hidden.sum() >= 5 and not fresh.hand_over_board and fresh.remembered is None
+    reader = BoardReader(spec, loc)
+    assert (reader.update(clear.image).matrix == truth.pegs).all()
+    kept = reader.update(glared)
+    assert kept.remembered is not None and (kept.remembered >= hidden).all()
+    assert (kept.matrix == truth.pegs).all()
+    assert (reader.update(glared).matrix == truth.pegs).all()
+    # A hand comes into the spot and leaves: what glare hides there may have changed.
+    during = reader.update(_lit(handed.image, *spot))
+    assert during.hand_over_board
+    after = reader.update(glared)
+    assert (after.matrix[hidden] < 0).all() and after.remembered is None
+    read = after.matrix >= 0
+    assert (after.matrix[read] == truth.pegs[read]).all()

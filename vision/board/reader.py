@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from calibration.board_finder import BoardLocation, distort_points
+from vision.board.glare import OFFSET_X, OFFSET_Y, read_shapes
 from vision.board.spec import BoardSpec
 from vision.errors import InputError
 
@@ -117,6 +118,9 @@ UNSURE = 0.9
 """Below this confidence a hole is reported as uncertain."""
 BLOB_RING_MATCH = 0.05
 """Beside holes that match nothing, a hole this close to its class (in outlier limits) is read."""
+SHAPE_MATCH = 0.8
+"""The distance (in outlier limits) given to a hole read on a board clipped at white by the shape
+of what still shows (see :mod:`vision.board.glare`): beside a hand, past ``NEAR_HAND``, it abstains."""
 SHADE_HUE = 0.06
 """A hole one step beside a hand whose ring differs from its class's (local) prototype by no more
 hue than this (log units, the brightness shift taken out) ..."""
@@ -156,6 +160,9 @@ LOCAL_PRIOR = 0.02
 """Weight of the board-wide prototype in a local one (about half a member at the hole itself)."""
 LOCAL_FIT = 0.5
 """A hole this close to its class (in outlier limits) may teach its neighbourhood."""
+MEMORY_REACH = 3
+"""A hand within this many holes (or in a white patch that reaches there) makes a hole's earlier
+reading void (see ``BoardReader._recall``)."""
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
 LINK_T = np.linspace(0.24, 0.76, 8)
 
@@ -183,6 +190,9 @@ class BoardReading:
     """Time the read took."""
     changed: int = 0
     """How many holes were classified again (all of them on a full read)."""
+    remembered: np.ndarray | None = None
+    """(size, size) bool: holes glare hides now whose value in ``matrix`` is the one an earlier read
+    of this reader saw, no hand having come near since (None: none)."""
 
     @property
     def size(self) -> int:
@@ -279,6 +289,9 @@ class BoardReader:
         """Occluded cells the last full read found to be links or light, not a hand ..."""
         self._lifted_ref = np.zeros((n1, n1, 3))
         """... and their colours then (an incremental read keeps them lifted while they stay so)."""
+        self._memory = np.full((n, n), -1, np.int8)
+        """Each hole's last confident value, while no hand has come near it since (-1: none)."""
+        self._memory_conf = np.zeros((n, n), np.float32)
 
     @property
     def clipped(self) -> np.ndarray:
@@ -786,6 +799,47 @@ class BoardReader:
             label[piece], conf[piece], dmin[piece] = k, 1.0, CLIP_MATCH
         return label, conf, dmin
 
+    def _clipped_shapes(
+        self,
+        image: np.ndarray,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Holes ``(rows, cols)`` on a board clipped at white, read again by the shape of what still
+        shows there (:func:`vision.board.glare.read_shapes`): an unread hole whose shape is sure is
+        read (a weak match, ``SHAPE_MATCH``); one read by its ring alone (``CLIP_MATCH``) whose shape
+        says otherwise abstains. ``label``, ``conf``, ``dmin`` are those holes' (1-D) values."""
+        if self.spec.pattern != "holes" or not len(rows):
+            return label, conf, dmin
+        unread = (dmin >= 1.0) | (conf < UNSURE)
+        weak = dmin == CLIP_MATCH
+        todo = unread | weak
+        if not todo.any():
+            return label, conf, dmin
+        hueless = np.linalg.norm(_chroma(self.prototypes), axis=-1) <= FADE_CHROMA
+        grey = np.nonzero(hueless & (np.arange(3) > 0))[0]
+        red = np.nonzero(~hueless & (np.arange(3) > 0))[0]
+        r, c = rows[todo], cols[todo]
+        ys = ((r[:, None, None] + 1) + OFFSET_Y[None]) * PX
+        xs = ((c[:, None, None] + 1) + OFFSET_X[None]) * PX
+        mx, my = self._to_image(
+            xs.reshape(len(r), -1).astype(np.float64), ys.reshape(len(r), -1).astype(np.float64)
+        )
+        patches = cv2.remap(image, mx, my, cv2.INTER_LINEAR).reshape(len(r), *OFFSET_Y.shape, 3)
+        shape = read_shapes(
+            patches, int(red[0]) if len(red) == 1 else None, int(grey[0]) if len(grey) == 1 else None
+        )
+        label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
+        idx = np.nonzero(todo)[0]
+        read = unread[todo] & (shape >= 0)
+        label[idx[read]], conf[idx[read]], dmin[idx[read]] = shape[read], 1.0, SHAPE_MATCH
+        odd = weak[todo] & (shape >= 0) & (shape != label[idx])
+        dmin[idx[odd]] = 1.0
+        return label, conf, dmin
+
     def _learn_dark(self, v: np.ndarray, ok: np.ndarray) -> None:
         """The hueless piece (black, grey) learnt from the board when no hole matched its nominal
         colour closely enough to teach it: blur spreads the board into a small dark peg, and a
@@ -919,7 +973,13 @@ class BoardReader:
             better = ld < dmin
             label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
         label, conf, dmin = self._clipped_holes(f.hole_log, board, label, conf, dmin)
-        return self._lit_dark_pieces(f.hole_log, board, label, conf, dmin, self._glare > LIT_MIN)
+        label, conf, dmin = self._lit_dark_pieces(f.hole_log, board, label, conf, dmin, self._glare > LIT_MIN)
+        clip = np.nonzero(self._clipped & self.valid)
+        if clip[0].size:
+            sub = self._clipped_shapes(f.image, *clip, label[clip], conf[clip], dmin[clip])
+            label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
+            label[clip], conf[clip], dmin[clip] = sub
+        return label, conf, dmin
 
     def update(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
         """An incremental read: only holes whose colour changed since they were last classified
@@ -943,6 +1003,9 @@ class BoardReader:
         changed = (np.abs(f.hole_log - self._ref_hole).max(-1) > CHANGE) & self.valid
         # Holes that were unknown (covered) before are read again once visible.
         changed |= (prev.matrix < 0) & self.valid & ~covered
+        # ... and so are holes kept from memory under glare (a hand may since have voided it).
+        if prev.remembered is not None:
+            changed |= prev.remembered & ~covered
         label = prev.guess.copy()
         conf = prev.confidence.copy()
         dmin = np.zeros(label.shape)
@@ -968,6 +1031,10 @@ class BoardReader:
             lab, c, d = self._lit_dark_pieces(
                 f.hole_log[idx], board[idx], lab, c, d, self._glare[idx] > LIT_MIN
             )
+            clip = self._clipped[idx]
+            if clip.any():
+                sub = self._clipped_shapes(f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip])
+                lab[clip], c[clip], d[clip] = sub
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.
@@ -1077,6 +1144,8 @@ class BoardReader:
         matrix[unknown & self.valid] = -1
         conf = np.where(covered | outlier, 0.0, conf).astype(np.float32)
         conf[~self.valid] = 1.0
+        matrix, conf, remembered = self._recall(matrix, conf, covered)
+        guess = np.where(remembered, matrix, guess).astype(np.int8)
         links, unsure, link_conf = (
             self._links(f, board, matrix, covered) if self.spec.has_links else ((), (), 1.0)
         )
@@ -1091,7 +1160,36 @@ class BoardReader:
             link_conf,
             (time.perf_counter() - t0) * 1000.0,
             changed,
+            remembered if remembered.any() else None,
         )
+
+    def _recall(
+        self, matrix: np.ndarray, conf: np.ndarray, covered: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(matrix, confidence, remembered): holes that abstain only because glare clips them at
+        white now keep the value an earlier read saw confidently, while no hand has come near
+        since: within ``MEMORY_REACH`` holes of a covered or suspect hole, or anywhere in a white
+        patch that reaches there (a hand as white as the glare hides in it), memory is dropped.
+        Each confident reading is remembered. A full read of a new reader remembers nothing."""
+        stir = covered | self._suspect
+        if stir.any():
+            size = 2 * MEMORY_REACH + 1
+            reach = cv2.dilate(stir.astype(np.uint8), np.ones((size, size), np.uint8)).astype(bool)
+            k, lab = cv2.connectedComponents(self._clipped.astype(np.uint8), connectivity=8)
+            if k > 1:
+                touched = np.unique(lab[reach & self._clipped])
+                reach |= np.isin(lab, touched[touched > 0])
+            self._memory[reach] = -1
+        hidden = (matrix < 0) & self._clipped & ~covered & (self._memory >= 0) & self.valid
+        seen = (matrix >= 0) & self.valid
+        self._memory[seen] = matrix[seen]
+        self._memory_conf[seen] = conf[seen]
+        if hidden.any():
+            matrix, conf = matrix.copy(), conf.copy()
+            matrix[hidden] = self._memory[hidden]
+            conf[hidden] = self._memory_conf[hidden]
+            log.debug("board reader: %d holes under glare keep their earlier reading", int(hidden.sum()))
+        return matrix, conf, hidden
 
     # -- links ---------------------------------------------------------------------------------
     def _links(

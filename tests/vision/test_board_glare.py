@@ -1,0 +1,57 @@
+"""Holes on a board clipped at white, read by the shape of what still shows (synthetic patches)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.board.glare import OFFSET_X, OFFSET_Y, read_shapes
+
+RED, GREY = 1, 2
+
+
+def _patch(
+    centre: tuple[int, int, int] | None = None, disc: tuple[int, int, int] | None = None
+) -> np.ndarray:
+    """A white (clipped) patch with a dark pit of radius 0.11 pitch or a disc of 0.3 (BGR), blurred a
+    little as a camera would."""
+    import cv2
+
+    img = np.full((*OFFSET_Y.shape, 3), 255, np.uint8)
+    r = np.hypot(OFFSET_Y, OFFSET_X)
+    if disc is not None:
+        img[r <= 0.3] = disc
+    if centre is not None:
+        img[r <= 0.11] = centre
+    return cv2.GaussianBlur(img, (3, 3), 0.6)
+
+
+@pytest.mark.parametrize(
+    ("patch", "expected"),
+    [
+        (_patch(centre=(225, 225, 228)), 0),  # a pit 30 levels below white: empty
+        (_patch(disc=(215, 212, 210)), GREY),  # a grey peg's disc washed out to pale grey
+        (_patch(disc=(150, 150, 250)), RED),  # a red peg: its red channel clipped, blue and green not
+        (_patch(), -1),  # nothing shows: abstain
+        (_patch(centre=(252, 252, 252)), -1),  # a pit too faint to tell from noise
+    ],
+)
+def test_shapes(patch: np.ndarray, expected: int) -> None:
+    assert read_shapes(patch[None], RED, GREY)[0] == expected
+
+
+def test_one_sided_darkness_is_no_piece() -> None:
+    """A finger's edge darkens one side of the hole, not a round disc: no reading."""
+    img = np.full((*OFFSET_Y.shape, 3), 255, np.uint8)
+    img[OFFSET_X > 0.05] = (200, 180, 170)
+    assert read_shapes(img[None], RED, GREY)[0] == -1
+
+
+def test_darkness_all_round_is_no_hole() -> None:
+    """Dark all round (a shadow, a sleeve): the board around the hole is not white, no reading."""
+    img = np.full((*OFFSET_Y.shape, 3), 200, np.uint8)
+    assert read_shapes(img[None], RED, GREY)[0] == -1
+
+
+def test_a_spec_without_a_hued_class_reads_no_red() -> None:
+    assert read_shapes(_patch(disc=(150, 150, 250))[None], None, GREY)[0] == -1

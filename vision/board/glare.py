@@ -1,0 +1,80 @@
+"""Holes on a board clipped at white by glare, read by the shape of what still shows.
+
+Glare adds white light on top of the board, its pieces and its holes alike; where the sum passes
+255 the camera clips. What stays below white there is the darkest part of each hole: an empty
+hole's pit (a small disc at the centre, 0.11 pitch), a piece's body and its darker rim (a disc of
+0.3 pitch). So, measured as darkness below white (``255 - value``) on a fine patch around the hole:
+
+- an empty hole is dark at its centre only, the annulus around it (0.2 .. 0.3 pitch) clipped;
+- a piece is dark over that annulus as well, evenly all round (a finger's edge is not);
+- either way the board around (0.38 .. 0.48 pitch) is clipped white (median: a link may cross it).
+
+A piece's colour is told by its darkness's hue: a red piece leaves its red channel nearly white
+(``R`` well below the mean of ``B`` and ``G``), a black or grey one darkens all three alike.
+Where nothing shows (the glare lifts the pit and the piece past white) the hole is not read:
+the reader abstains, it never guesses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SAMPLES = 25
+"""Samples across a hole's patch (each way); the patch spans -0.48 .. 0.48 pitch."""
+NOISE = 2.5
+"""Darkness (0..255) that noise and compression alone may give a clipped patch's parts."""
+PIT_DARK = 6.0
+"""Least darkness (0..255, mean of the channels) of an empty hole's pit at its centre ..."""
+PIT_SPREAD = 0.3
+"""... with the annulus around it at most this share as dark (blur spreads the pit a little)."""
+PIECE_DARK = 7.0
+"""Least darkness of a piece's annulus ..."""
+PIECE_SPREAD = 0.6
+"""... which is at least this share of its centre's (a piece is a disc, not a pit) ..."""
+PIECE_ROUND = 0.4
+"""... and whose darkest quarter is at most 1 / this as dark as its palest (a piece is round)."""
+AROUND = 0.25
+"""The board around a hole (median of its ring) is at most this share as dark as the hole itself."""
+RED_MAX = 0.45
+"""A piece's red-channel darkness at most this share of its blue and green ones' mean is red ..."""
+HUELESS_MIN = 0.58
+"""... and at least this share, black or grey."""
+
+_g = np.linspace(-0.48, 0.48, SAMPLES)
+OFFSET_Y, OFFSET_X = np.meshgrid(_g, _g, indexing="ij")
+"""Sample offsets (pitches) of a hole's patch from its centre."""
+_r = np.hypot(OFFSET_Y, OFFSET_X)
+_CENTRE = _r <= 0.09
+_ANNULUS = (_r >= 0.2) & (_r <= 0.3)
+_AROUND = (_r >= 0.38) & (_r <= 0.48)
+_QUARTERS = [
+    _ANNULUS & (OFFSET_Y >= 0) & (OFFSET_X >= 0),
+    _ANNULUS & (OFFSET_Y >= 0) & (OFFSET_X < 0),
+    _ANNULUS & (OFFSET_Y < 0) & (OFFSET_X >= 0),
+    _ANNULUS & (OFFSET_Y < 0) & (OFFSET_X < 0),
+]
+
+
+def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np.ndarray:
+    """(K,) int8 for (K, SAMPLES, SAMPLES, 3) BGR patches around holes on a board clipped at white:
+    0 empty, ``red`` or ``hueless`` (the spec's class numbers, None where it has no such class)
+    for a piece, -1 where the shape says nothing for sure."""
+    dark = 255.0 - patches.astype(np.float32)
+    grey = dark.mean(-1)
+    centre = grey[:, _CENTRE].mean(1)
+    ring = grey[:, _ANNULUS].mean(1)
+    around = np.median(grey[:, _AROUND], axis=1)
+    quarters = np.stack([grey[:, q].mean(1) for q in _QUARTERS], 1)
+    clear = around <= np.maximum(AROUND * np.maximum(centre, ring), NOISE)
+    out = np.full(len(patches), -1, np.int8)
+    pit = clear & (centre >= PIT_DARK) & (ring <= np.maximum(PIT_SPREAD * centre, NOISE))
+    out[pit] = 0
+    piece = clear & (ring >= PIECE_DARK) & (ring >= PIECE_SPREAD * centre)
+    piece &= quarters.min(1) >= PIECE_ROUND * quarters.max(1)
+    b, g, r = (dark[:, _ANNULUS, k].mean(1) for k in range(3))
+    share = r / np.maximum(0.5 * (b + g), 1e-6)
+    if red is not None:
+        out[piece & (share <= RED_MAX)] = red
+    if hueless is not None:
+        out[piece & (share >= HUELESS_MIN)] = hueless
+    return out

@@ -65,3 +65,36 @@ def test_a_game_whose_minute_never_started_is_named() -> None:
     ]
     # the issue's figure still counts game 4 against the nearest timer (100 s away): never smaller
     assert coop["start_error_ms_max"] == pytest.approx(99_900.0)
+
+
+def test_a_ruling_answers_only_a_claim_of_its_seat_and_cards_made_before_it_came() -> None:
+    """An earlier landing's ruling, received before this claim's hands were down, or a ruling on
+    other cards or from another seat, is no answer to it (it once gave negative latencies)."""
+    truth = [
+        {
+            "seed": 0,
+            "claims": [
+                {"t": 3.0, "verdict": "valid", "player": 1, "cards": ["pile:0", "pile:1"]},
+                {"t": 8.0, "verdict": "valid", "player": 2, "cards": ["pile:1", "table"]},
+            ],
+            "spread": None,
+        }
+    ]
+    frames = [[(k / 10, 100.0 + k / 10) for k in range(140)]]
+
+    def claim(landed: float, player: int, cards: list[dict]) -> dict:
+        msg = ruling(landed, "valid")
+        msg["entry"]["action"] = {"type": "claim", "players": [player, player], "cards": cards}
+        return msg
+
+    seen = [
+        (102.6, claim(102.5, 1, [{"pile": 0}, {"pile": 1}])),  # before the hands were down at 103.0
+        (103.2, claim(103.0, 0, [{"pile": 0}, {"pile": 1}])),  # another seat
+        (103.3, claim(103.0, 1, [{"pile": 0}, {"table": 4}])),  # other cards
+        (108.2, claim(108.0, 2, [{"table": 7}, {"pile": 1}])),  # the second claim's own ruling
+    ]
+    slaps, _ = _score(truth, frames, seen)
+    assert [c["got"] for c in slaps["claims"]] == ["missed", "valid"]
+    assert slaps["spurious"] == 3
+    assert slaps["claims"][1]["latency_ms"] == pytest.approx(200.0)
+    assert min(c.get("latency_ms", 0.0) for c in slaps["claims"]) >= 0.0

@@ -3,9 +3,10 @@ from outside it (a separate server process, WebSocket and MJPEG clients).
 
 - slaps: every two-hand claim the scenario script makes before the cooperative minute, scored
   against the referee's ruling on the script's own actions (``missed``: no ruling nor question
-  for it; ``spurious``: claims the script never made); latency runs from the first frame where
-  both hands are down (truth) to the ruling (or the question to the table) reaching a WebSocket
-  client; ``stages_ms``: where that time went (hands down -> the deciding frame captured,
+  for it; ``spurious``: claims the script never made; a ruling answers a claim when it names the
+  same seat and cards, landed near it and came after its hands were down); latency runs from
+  the first frame where both hands are down (truth) to the ruling (or the question to the table)
+  reaching a WebSocket client; ``stages_ms``: where that time went (hands down -> the deciding frame captured,
   -> its vision done, -> the ruling decided, -> received over the WebSocket);
 - coop_timer: the countdown's start on the server clock against the first frame of the spread
   (``start_error_ms_max``: for each game, the timer message nearest its spread among all the
@@ -42,7 +43,8 @@ log = logging.getLogger(__name__)
 
 FULL_RUN_S = 600.0
 MATCH_S = 2.0
-"""A ruling counts for a scripted claim when its hands landed within this of the truth."""
+"""A ruling counts for a scripted claim when its hands landed within this of the truth, it came
+after the hands were down, and it names the same seat and cards (:func:`claimed`)."""
 
 
 def _free_port() -> int:
@@ -230,9 +232,43 @@ def _scenario_truth(seeds: list[int]) -> list[dict[str, Any]]:
                 continue
             state, ruling = game.apply(state, parsed)
             if action.get("type") == "claim" and item.get("phase") != "cooperative":
-                claims.append({"t": float(item["t"]), "verdict": item.get("verdict", ruling.verdict.value)})
+                claims.append(
+                    {
+                        "t": float(item["t"]),
+                        "verdict": item.get("verdict", ruling.verdict.value),
+                        **claimed(action),
+                    }
+                )
         out.append({"seed": seed, "claims": claims, "spread": spread, "duration": scenario.duration})
     return out
+
+
+def claimed(action: dict[str, Any]) -> dict[str, Any]:
+    """Who claimed and which cards, in terms both the script and the live referee share: the
+    claiming seat, and each card as a pile or a capture (by its seat) or a table card (the two
+    referees number table cards each their own way)."""
+    players = action.get("players")
+    player = action.get("player", players[0] if isinstance(players, list) and players else None)
+    kinds = []
+    for loc in action.get("cards") or []:
+        if "pile" in loc:
+            kinds.append(f"pile:{int(loc['pile'])}")
+        elif "capture" in loc:
+            kinds.append(f"capture:{int(loc['capture'][0])}")
+        else:
+            kinds.append("table")
+    return {"player": None if player is None else int(player), "cards": sorted(kinds) or None}
+
+
+def _answers(event: dict[str, Any], claim: dict[str, Any], down: float) -> bool:
+    """Whether a ruling (or question) can answer a scripted claim: received after the hands were
+    down, from the same seat, on the same cards (when both say)."""
+    if event["recv"] <= down:
+        return False  # it answered an earlier landing
+    for key in ("player", "cards"):
+        if event.get(key) is not None and claim.get(key) is not None and event[key] != claim[key]:
+            return False
+    return True
 
 
 def _truth_frames(path: Path) -> list[list[tuple[float, float]]]:
@@ -276,6 +312,7 @@ def _score(
                     "landed": ev.get("landed_mono"),
                     "verdict": msg["entry"]["ruling"]["verdict"],
                     "timing": ev.get("timing"),
+                    **claimed(msg["entry"]["action"]),
                 }
             )
         elif msg["type"] == "question":
@@ -286,6 +323,7 @@ def _score(
                     "landed": ev.get("landed_mono"),
                     "verdict": "uncertain",
                     "timing": ev.get("timing"),
+                    **claimed(msg["question"].get("if_yes") or {}),
                 }
             )
     used: set[int] = set()
@@ -303,7 +341,7 @@ def _score(
             down = _mono_at(frames_k, claim["t"])
             best = None
             for i, ev in enumerate(events):
-                if i in used or ev["landed"] is None or down is None:
+                if i in used or ev["landed"] is None or down is None or not _answers(ev, claim, down):
                     continue
                 gap = abs(ev["landed"] - down)
                 if gap <= MATCH_S and (best is None or gap < abs(events[best]["landed"] - down)):

@@ -107,3 +107,12 @@ def test_pieces_and_pits_under_clipped_glare_are_read_by_their_shape() -> None:
         assert reading.matrix[r, c] == truth[r, c], (r, c)
     assert {0, 1, 2} <= {int(truth[r, c]) for r, c in [(3, 22), (8, 22), (9, 22)]}
     assert not ((reading.matrix >= 0) & (reading.matrix != truth)).any()
+
+
+def test_grey_links_under_added_light_are_seen() -> None:
+    """Seed 29, board 2: glare (not clipping) lifts two grey bridges towards the board; with the
+    added light taken off the samples as off the pegs, they are seen (once both were missed)."""
+    spec, clear, scene = _bench_board(29, 2)
+    reading = _read(spec, clear, scene)
+    assert {(17, 16, 19, 17), (19, 17, 20, 15)} <= set(reading.links)
+    assert set(reading.links) <= set(scene.truth.links)

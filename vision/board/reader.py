@@ -1217,6 +1217,14 @@ class BoardReader:
         slog = np.log(samples + 8.0)
         ref = 0.5 * (board[p[:, 0], p[:, 1]] + board[p[:, 2], p[:, 3]])
         v = slog - ref[:, None, :]
+        # Light added on top (a lamp, glare) lifts a bridge towards the board as it lifts its pegs:
+        # it is taken off the samples and the board alike, as for the holes (see _ratio).
+        added = 0.5 * (self._glare[p[:, 0], p[:, 1]] + self._glare[p[:, 2], p[:, 3]])
+        lit = added > LIT_MIN
+        if lit.any():
+            g = added[lit][:, None, None]
+            base = np.log(np.maximum(np.exp(ref[lit])[:, None, :] - g, 8.0))
+            v[lit] = np.log(np.maximum(samples[lit] + 8.0 - g, 8.0)) - base
         colour = matrix[p[:, 0], p[:, 1]].astype(int)
         proto = np.broadcast_to(self.prototypes[colour, 3:][:, None, :], v.shape)
         # Under glare a coloured bridge fades towards the board as its pegs do (see _classify_lit).

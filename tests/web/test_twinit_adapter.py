@@ -227,6 +227,25 @@ def test_the_spread_starts_at_its_first_frame_at_rest_not_while_its_cards_slide(
     assert handed == [pytest.approx(first)]
 
 
+def test_a_card_the_finder_keeps_where_the_camera_shows_none_is_no_play(tmp_path: Path) -> None:
+    """A track left "visible" where a carried card passed (the frame shows the bare table there)
+    makes no play; the next real card is still the play of the player whose turn it is."""
+    live, ad, table = pile_game(tmp_path)
+    assert live.snapshot_state()["turn"] == 1
+    real = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    ghost = card(9, P[2], 400, 420)
+    for _ in range(6):  # the finder reports the ghost; the camera shows only the real cards
+        table.index += 1
+        table.t += 0.1
+        ad.observe(obs(table.index, table.t, [*real, ghost]), Captured(table.t, table_image(real)))
+    assert [e["action"]["type"] for e in live.entries] == ["deal", "play", "reveal"]
+    assert any("camera shows none" in h["en"] for h in ad.held)
+    # Ben plays a card for real
+    table.settle([*real, card(4, P[3], 900, 380), card(5, P[2], *TOP)])
+    plays = [e["action"] for e in live.entries if e["action"]["type"] == "play"]
+    assert len(plays) == 2 and plays[1]["player"] == 1
+
+
 def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:
     """Vision slow while the cards slide (few frames), then hands reach for the spread at once:
     two frames at rest are enough (the full bench's seed 3: its minute never started)."""

@@ -118,6 +118,7 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
         self._stack_shown = False
         """Whether the run of stack-like views has shown a card in the middle yet."""
         self._frame: Any = None
+        self._obs: TableObservation | None = None
         self._observed = 0.0
         self.recent: list[Spot] = []
         """The newest unhidden view at each place a card was seen."""
@@ -233,6 +234,7 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
         mono = float(getattr(frame, "mono", obs.timestamp))
         self._observed = time.monotonic()
         self._frame = frame
+        self._obs = obs
         self.zone = edge_zone(obs.width, obs.height, EDGE_FRACTION)
         self._note_views(obs, getattr(frame, "image", None), mono)
         phase = self.live.snapshot_state().get("phase")
@@ -325,6 +327,9 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.unplayed.append(spot.center)
         for center in list(self.unplayed):
             i = nearest(fresh, center, tol)
+            if i is not None and not self._really_there(fresh[i]):
+                self.unplayed.remove(center)  # no card where the finder keeps one: no play
+                continue
             turn = self.live.snapshot_state().get("turn")
             if i is None or turn is None or not self._play(fresh[i], int(turn)):
                 break
@@ -391,6 +396,27 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.seq_of[("pile", i)] = result[0]
                 self.view_at[("pile", i)] = tops[i].view
                 self.face_shown[tops[i].track] = faces[i]
+
+    def _really_there(self, spot: Spot) -> bool:
+        """Whether the frame shows the card the finder reports: its view cut from this frame is
+        not surely another pattern than the finder's own last view of it. A track can stay
+        "visible" where a carried card passed and nothing lies now (the full bench's seed 1: a
+        play nobody made put the referee one turn out of step for the rest of the game)."""
+        card = self._obs.card(spot.track) if self._obs is not None else None
+        own = card.last_clean_view if card is not None else None
+        if own is None or spot.view is own:
+            return True  # no view of this frame to compare (a hand lies on the card)
+        if own.shape != spot.view.shape:
+            own = cv2.resize(own, (spot.view.shape[1], spot.view.shape[0]), interpolation=cv2.INTER_AREA)
+        p = self.matcher.p_same(self.matcher.signature(spot.view), self.matcher.signature(own))
+        if p >= self.different_below:
+            return True
+        self.hold(
+            {"type": "play"},
+            "a card the finder reports where the camera shows none",
+            "une carte signalée là où la caméra n'en montre pas",
+        )
+        return False
 
     def _play(self, spot: Spot, player: int) -> bool:
         face = self.label(spot.view)

@@ -116,3 +116,17 @@ def test_grey_links_under_added_light_are_seen() -> None:
     reading = _read(spec, clear, scene)
     assert {(17, 16, 19, 17), (19, 17, 20, 15)} <= set(reading.links)
     assert set(reading.links) <= set(scene.truth.links)
+
+
+def test_holes_beside_a_hand_the_board_colour_are_not_read_by_their_shading() -> None:
+    """Seed 97, board 15: a hand the board's own colour (seen by the holes it hides, not by the
+    cells' hue). A hole half under a fingertip there changes only in brightness, and its pit,
+    half hidden, looks like a grey peg: it must abstain (two such holes were once read grey)."""
+    spec, clear, scene = _bench_board(97, 15)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    near = scene.covered(2.0 * scene.truth.geometry.pitch_mm) & spec.valid_mask()
+    assert near[3, 6] and near[9, 1] and truth[3, 6] == 0 and truth[9, 1] == 0
+    assert not (near & (reading.matrix >= 0) & (reading.matrix != truth)).any()
+    visible = spec.valid_mask() & ~near
+    assert (reading.matrix == truth)[visible].mean() > 0.99

@@ -136,6 +136,8 @@ SHADOW_SHARE = 0.5
 shadow, not a hand ..."""
 SHADOW_SMALL = 6
 """... and a group of at most this many occluded cells all of whose holes show themselves, too."""
+SHADOW_SMALL_FIT = 0.8
+"""... each of whose holes matches a class within this (judged against those cells), too."""
 SHADOW_CELL = 3
 """How many of a cell's four holes must show themselves for it to be lifted."""
 SHADOW_HOLES = 4
@@ -656,6 +658,7 @@ class BoardReader:
         v = self._ratio(f.hole_log, board)
         _label, conf, dmin = self._classify(v, self.spec.prototypes())
         good = ((conf > 0.95) & (dmin < SHADOW_FIT)) | ~self.valid
+        shows = ((conf > 0.95) & (dmin < SHADOW_SMALL_FIT)) | ~self.valid
         # A cell's four holes (the outer ring of cells has two, or one at a corner).
         pad = np.pad(good, 1, constant_values=True).astype(int)
         cell_ok = pad[:-1, :-1] + pad[:-1, 1:] + pad[1:, :-1] + pad[1:, 1:] >= SHADOW_CELL
@@ -672,7 +675,7 @@ class BoardReader:
             # A small group (a shadow's or light's edge, often along the board's rim): every hole
             # at its cells' corners shows itself, so nothing lies over any of them.
             touch = (comp[:-1, :-1] | comp[:-1, 1:] | comp[1:, :-1] | comp[1:, 1:]) & self.valid
-            if comp.sum() <= SHADOW_SMALL and touch.sum() >= 2 and good[touch].all():
+            if comp.sum() <= SHADOW_SMALL and touch.sum() >= 2 and shows[touch].all():
                 out |= comp
         if out.any():
             log.debug("board reader: %d occluded cells are light or shadow, not a hand", int(out.sum()))
@@ -1116,7 +1119,9 @@ class BoardReader:
             if blob.any():
                 ring = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~blob
                 # As beside occluded cells: a neighbour that matches its class very closely is read.
-                ring &= (dmin >= BLOB_RING_MATCH) & ~shaded
+                # Not by its shading alone here: a hand the board's colour over part of a hole
+                # changes only its brightness (a pit half hidden looks like a grey peg).
+                ring &= dmin >= BLOB_RING_MATCH
                 covered = covered | ((blob | ring) & self.valid)
         # Unreadable holes side by side on a board clipped at white are glare's doing, or a hand as
         # white as the glare where they touch a hand seen by its colour: beside those a weak match

@@ -6,6 +6,11 @@ exactly one new peg (plus, optionally, new links of that colour), and (4) the Tw
 the peg (and each link) legal for the player of that colour. Anything else is reported as
 uncertain with the reason, and nothing is committed.
 
+Holes that only glare hides (the board clipped at white there, no hand over the board) are taken
+to hold what the committed position holds, with its links: a lamp's highlight that never moves
+would otherwise keep every move waiting. A peg put down where nothing shows cannot be seen; the
+next move then comes out of turn and the referee's refusal makes it uncertain, never a wrong move.
+
     >>> tracker = TwixtMoveTracker(reader)                # doctest: +SKIP
     >>> event = tracker.update(frame)                     # doctest: +SKIP
     >>> event.kind, event.notation                        # ("move", "D11 D11-E13")  # doctest: +SKIP
@@ -14,7 +19,7 @@ uncertain with the reason, and nothing is committed.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -82,6 +87,7 @@ class TwixtMoveTracker:
             self._stable = 0
             self._last = None
             return BoardEvent("waiting", reading, reason="a hand is over the board")
+        reading, assumed = self._under_glare(reading)
         if (reading.matrix < 0).any() or reading.uncertain_links:
             self._stable = 0
             self._last = None
@@ -98,7 +104,33 @@ class TwixtMoveTracker:
             return BoardEvent("none", reading)
         if self._stable < self.stable_frames:
             return BoardEvent("waiting", reading, reason="the board is not still yet")
-        return self._explain(reading)
+        event = self._explain(reading)
+        if assumed and event.kind == "move":
+            event = replace(event, details={**event.details, "assumed_under_glare": assumed})
+        return event
+
+    def _under_glare(self, reading: BoardReading) -> tuple[BoardReading, list[str]]:
+        """``reading`` with the holes only glare hides (unknown, on a board clipped at white) set
+        to the committed position's, and its links there kept; unchanged when other holes are
+        unknown too. Also the names of the holes so assumed."""
+        unknown = (reading.matrix < 0) & self.reader.spec.valid_mask()
+        hidden = unknown & self.reader.clipped
+        if not hidden.any() or (unknown & ~hidden).any():
+            return reading, []
+        matrix = reading.matrix.copy()
+        matrix[hidden] = self.pegs[hidden]
+        kept = set()
+        for link in self.links:
+            r1, c1, r2, c2 = link
+            middle = [(int(np.floor((r1 + r2) / 2)), int(np.floor((c1 + c2) / 2)))]
+            middle.append((int(np.ceil((r1 + r2) / 2)), int(np.ceil((c1 + c2) / 2))))
+            if any(hidden[r, c] for r, c in [(r1, c1), (r2, c2), *middle]):
+                kept.add(link)
+        links = tuple(sorted(set(reading.links) | kept))
+        unsure = tuple(lk for lk in reading.uncertain_links if lk not in kept)
+        names = [hole_name(_hole(int(r), int(c))) for r, c in np.argwhere(hidden)]
+        log.debug("board: %d holes hidden by glare taken as committed", len(names))
+        return replace(reading, matrix=matrix, links=links, uncertain_links=unsure), names
 
     def _explain(self, reading: BoardReading) -> BoardEvent:
         key = reading.matrix.tobytes() + repr(reading.links).encode()

@@ -246,6 +246,38 @@ def test_a_card_the_finder_keeps_where_the_camera_shows_none_is_no_play(tmp_path
     assert len(plays) == 2 and plays[1]["player"] == 1
 
 
+def test_a_card_the_referee_turned_over_but_the_table_did_not_is_read_again_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
+    """The referee turns a third identical face over at a capture; the table never does (the
+    cards' labels had drifted). Once the camera has shown the card unchanged for a while, its face
+    is read as it lies and the next play is taken (the referee waited for it the whole game)."""
+    live, ad = setup(tmp_path)
+    table = Table(ad)
+    table.settle([card(1, P[1], *BOTTOM), card(2, P[1], *TOP)])
+    table.settle([card(1, P[1], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)])  # Ana plays
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    table.slap(
+        [card(1, P[1], *MIDDLE), *covered],
+        [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])],
+    )
+    assert live.entries[-1]["action"]["type"] == "claim" and live.entries[-1]["ruling"]["applies"]
+    assert [c for c, face in live.snapshot_state()["table"] if face is None] == [0]  # turned over
+    after = [card(1, P[1], *MIDDLE), card(4, P[2], *BOTTOM), card(5, P[3], *TOP)]
+    for _ in range(20):  # 2 s: still waiting for the card to be turned
+        table.show(after)
+    assert [c for c, face in live.snapshot_state()["table"] if face is None] == [0]
+    for _ in range(15):
+        table.show(after)
+    state = live.snapshot_state()
+    assert all(face is not None for _, face in state["table"])
+    assert state["table"][0][1] not in (state["piles"][0][1], state["piles"][1][1])
+    turn = state["turn"]
+    table.settle([*after, card(6, P[0], 900, 380)])  # the next card played is taken
+    plays = [e for e in live.entries if e["action"]["type"] == "play"]
+    assert len(plays) == 2 and plays[-1]["action"]["player"] == turn
+
+
 def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:
     """Vision slow while the cards slide (few frames), then hands reach for the spread at once:
     two frames at rest are enough (the full bench's seed 3: its minute never started)."""

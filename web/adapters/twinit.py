@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 
 EDGE_FRACTION = 0.22
 """A card centred within this fraction of an image edge lies in that player's area."""
+RESYNC_S = 3.0
+"""The referee's table and the camera's disagreeing this long (no hand over the table) is a
+drift to heal, not a card about to be turned."""
 
 
 class TwinItAdapter(Slaps, Minute, GameAdapter):
@@ -113,6 +116,8 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
         """When the spread was first seen at rest, and its fuller view then."""
         self._stack_at: float | None = None
         self._spread_whole_at: float | None = None
+        self._turned_since: dict[int, float] = {}
+        """Table card the referee turned over -> when the camera was first seen to still show it."""
         """When nearly every card was last seen spread apart (see ``Minute._whole_spread``)."""
         self._stack_from: float | None = None
         self._stack_shown = False
@@ -261,6 +266,8 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self._coop_sets(self.stable.snapshot, mono)
         elif snapshot is not None:
             self._competitive(snapshot)
+        if not self.coop and phase == "play" and not obs.hands:
+            self._resync_turned(mono)
 
     def _note_views(self, obs: TableObservation, image: np.ndarray | None, mono: float) -> None:
         """The newest unhidden view of every place a card lies (a slap is judged from these), and
@@ -373,6 +380,39 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.seq_of[("pile", seat)] = result[0]
                 self.view_at[("pile", seat)] = snapshot[i].view
                 self.face_shown[snapshot[i].track] = face
+
+    def _resync_turned(self, mono: float) -> None:
+        """The referee's table against the camera's: a card the referee had turned over (three
+        identical faces in sight) whose place has shown the same card, with no hand over the
+        table, for :data:`RESYNC_S` was never turned: the table saw no third identical face (the
+        faces' labels had drifted: two different cards given one). Its face is read as it lies,
+        as a face of its own, and play goes on (a referee waiting for it refused every play for
+        the rest of the game: the full bench's seed 1)."""
+        state = self.live.snapshot_state()
+        waiting = {card for card, face in state.get("table", []) if face is None and card in self.table_at}
+        self._turned_since = {c: t for c, t in self._turned_since.items() if c in waiting}
+        tol = 0.5 * self.stable.card_px
+        for card in sorted(waiting):
+            since = self._turned_since.setdefault(card, mono)
+            i = nearest(self.stable.snapshot, self.table_at[card], tol)
+            old = self.view_at.get(("table", card))
+            if i is None or old is None or mono - since < RESYNC_S - 1e-6:
+                continue
+            spot = self.stable.snapshot[i]
+            view = self._latest_view(spot)
+            if self.matcher.p_same(self.matcher.signature(view), self.matcher.signature(old)) < self.sure:
+                continue  # turned over after all: read the usual way (_reveal_piles)
+            face = self._fresh()
+            self.labels[face] = self.matcher.signature(view)
+            result = self._propose_seen(
+                {"type": "reveal", "card": card, "face": face}, [(f"table:{card}", spot)]
+            )
+            if result:
+                log.info("resync: table card %d was never turned over; read as %s", card, face)
+                self.seq_of[("table", card)] = result[0]
+                self.view_at[("table", card)] = view
+                self.face_shown[spot.track] = face
+                self._turned_since.pop(card, None)
 
     def _deal(self, snapshot: list[Spot]) -> None:
         tops: dict[int, Spot] = {}

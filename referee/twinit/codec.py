@@ -23,6 +23,7 @@ from referee.twinit.types import (
     Start,
     TableCard,
     Tie,
+    Turn,
     TwinItState,
 )
 from referee.types import JSON
@@ -179,7 +180,9 @@ def parse_action(obj: Mapping[str, Any], players: Sequence[str]) -> Action:
         return Tie((players_[0], players_[1]), (r.loc(cards_raw[0]), r.loc(cards_raw[1])), r.faces_of(2))
     if kind == "end":
         return End()
-    raise r.fail(f"unknown type {kind!r}: expected deal, start, reveal, play, claim, tie or end")
+    if kind == "turn":
+        return Turn(r.seat(r.get("player"), "player"))
+    raise r.fail(f"unknown type {kind!r}: expected deal, start, reveal, play, claim, tie, end or turn")
 
 
 def action_to_json(action: Action) -> dict[str, JSON]:
@@ -228,6 +231,8 @@ def action_to_json(action: Action) -> dict[str, JSON]:
         return out
     if isinstance(action, End):
         return {"type": "end"}
+    if isinstance(action, Turn):
+        return {"type": "turn", "player": action.player}
     raise TypeError(f"not a Twin It action: {action!r}")
 
 

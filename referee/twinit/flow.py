@@ -27,6 +27,7 @@ from referee.twinit.types import (
     Reveal,
     Start,
     TableCard,
+    Turn,
     TwinItState,
     evolve,
 )
@@ -250,3 +251,28 @@ def end(setup: Setup, state: TwinItState, action: End) -> Result:
         "No card left to play and no pair in sight: the game ends.",
         "Plus de carte à jouer ni de paire visible : la partie s'arrête.",
     ), evolve(state, phase="over")
+
+
+def turn(setup: Setup, state: TwinItState, action: Turn) -> Result:
+    """The table corrects whose turn it is (see :class:`Turn`)."""
+    if setup.mode in COOP_MODES:
+        return refused(
+            "no_turns",
+            "There are no turns in the cooperative minute.",
+            "Il n'y a pas de tour de jeu dans la minute coopérative.",
+        ), state
+    if (shut := closed(state)) is not None:
+        return shut
+    name = setup.players[action.player]
+    if state.piles[action.player].size == 0:
+        return refused(
+            "no_cards_left",
+            f"{name} has no card left to play.",
+            f"{name} n'a plus de carte à jouer.",
+        ), state
+    return valid(
+        "turn_set",
+        f"The table says it is {name}'s turn to play.",
+        f"La table indique que c'est à {name} de jouer.",
+        player=action.player,
+    ), evolve(state, turn=action.player)

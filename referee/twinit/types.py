@@ -173,7 +173,16 @@ class End:
     modes), or the minute is over (cooperative modes)."""
 
 
-Action = Deal | Start | Reveal | Play | Claim | Tie | End
+@dataclass(frozen=True)
+class Turn:
+    """The table says whose turn it is to play: a correction when the referee's record has drifted
+    from the table (a won capture it missed gives the restart to the winner)."""
+
+    player: int
+    """The seat to play next."""
+
+
+Action = Deal | Start | Reveal | Play | Claim | Tie | End | Turn
 
 
 def evolve(state: TwinItState, **changes: object) -> TwinItState:

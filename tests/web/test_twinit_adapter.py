@@ -278,6 +278,23 @@ def test_a_card_the_referee_turned_over_but_the_table_did_not_is_read_again_and_
     assert len(plays) == 2 and plays[-1]["action"]["player"] == turn
 
 
+def test_a_card_played_from_another_pile_than_the_turn_players_corrects_the_turn(tmp_path: Path) -> None:
+    """The referee has Ben on turn, but the new card is Ana's former top and her pile now shows
+    another card (she won a capture the camera missed, so she restarts): the table's turn is
+    logged, then Ana's play, and Ben's pile is left as it is."""
+    live, _ad, table = pile_game(tmp_path, third=P[2])
+    assert live.snapshot_state()["turn"] == 1
+    table.settle(
+        [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(4, P[2], 900, 380), card(5, P[3], *BOTTOM)]
+    )
+    kinds = [e["action"]["type"] for e in live.entries]
+    assert kinds[-3:] == ["turn", "play", "reveal"], kinds
+    assert live.entries[-3]["action"] == {"type": "turn", "player": 0}
+    assert live.entries[-2]["action"]["player"] == 0
+    state = live.snapshot_state()
+    assert state["piles"][1][1] is not None and state["turn"] == 1
+
+
 def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:
     """Vision slow while the cards slide (few frames), then hands reach for the spread at once:
     two frames at rest are enough (the full bench's seed 3: its minute never started)."""

@@ -338,6 +338,8 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.unplayed.remove(center)  # no card where the finder keeps one: no play
                 continue
             turn = self.live.snapshot_state().get("turn")
+            if i is not None and turn is not None:
+                turn = self._turn_of(fresh[i], snapshot, int(turn))
             if i is None or turn is None or not self._play(fresh[i], int(turn)):
                 break
             self.unplayed.remove(center)
@@ -436,6 +438,38 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.seq_of[("pile", i)] = result[0]
                 self.view_at[("pile", i)] = tops[i].view
                 self.face_shown[tops[i].track] = faces[i]
+
+    def _turn_of(self, spot: Spot, snapshot: list[Spot], turn: int) -> int:
+        """Who played the new card ``spot``: the player on turn, unless the card is surely the top
+        card only one other pile showed, and that pile's place now shows another card (or none).
+        Then the referee's turn has drifted from the table's (a won capture it missed restarts
+        play with the winner): the table's turn is logged as a correction, then the play."""
+        state = self.live.snapshot_state()
+        sig = self._signature_of(spot.view)
+        tol = 0.5 * self.stable.card_px
+        came_from = []
+        for seat, (size, _top) in enumerate(state.get("piles", [])):
+            old = self.view_at.get(("pile", seat))
+            if size == 0 or old is None or seat not in self.pile_at:
+                continue
+            if self.matcher.p_same(sig, self._signature_of(old)) >= self.sure:
+                came_from.append(seat)
+        if len(came_from) != 1 or came_from[0] == turn:
+            return turn
+        seat = came_from[0]
+        at = nearest(snapshot, self.pile_at[seat], tol)
+        if (
+            at is not None
+            and self.matcher.p_same(
+                self._signature_of(snapshot[at].view), self._signature_of(self.view_at[("pile", seat)])
+            )
+            >= self.sure
+        ):
+            return turn  # that pile still shows the card: the new one is another like it
+        if self.propose({"type": "turn", "player": seat}, {"resync": "the card came from this pile"}) is None:
+            return turn
+        log.info("resync: the turn was %d's, the card came from %d's pile", turn, seat)
+        return seat
 
     def _really_there(self, spot: Spot) -> bool:
         """Whether the frame shows the card the finder reports: its view cut from this frame is

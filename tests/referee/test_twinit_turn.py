@@ -1,0 +1,56 @@
+"""The table's correction of whose turn it is (the live app's resync when its record drifted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.errors import MalformedAction
+from referee.registry import make_game
+from referee.types import Verdict
+
+
+def dealt(mode: str = "competitive"):
+    game = make_game("twinit", ("Ana", "Ben", "Cy"), mode, {"cards": 9})
+    state, ruling = game.apply(
+        game.initial_state(),
+        game.parse_action({"type": "deal", "piles": [3, 3, 3], "first": 0, "tops": ["a", "b", "c"]}),
+    )
+    assert ruling.applies
+    return game, state
+
+
+def test_the_table_gives_the_turn_to_another_player_who_then_plays() -> None:
+    game, state = dealt()
+    assert state.turn == 0
+    action = game.parse_action({"type": "turn", "player": 2})
+    assert game.action_to_json(action) == {"type": "turn", "player": 2}
+    state, ruling = game.apply(state, action)
+    assert ruling.verdict is Verdict.VALID and ruling.reason.code == "turn_set" and state.turn == 2
+    assert "Cy" in ruling.reason.en and "Cy" in ruling.reason.fr
+    refused_play = game.judge(state, game.parse_action({"type": "play", "player": 0, "face": "a"}))
+    assert refused_play.reason.code == "not_your_turn"
+    state, ruling = game.apply(state, game.parse_action({"type": "play", "player": 2, "face": "c"}))
+    assert ruling.applies and game.check_state(state) == []
+
+
+def test_no_turn_for_an_empty_pile_before_the_deal_or_in_the_minute() -> None:
+    game = make_game("twinit", ("Ana", "Ben"), "competitive", {"cards": 2})
+    turn = game.parse_action({"type": "turn", "player": 0})
+    assert game.judge(game.initial_state(), turn).reason.code == "not_started"
+    state, _ = game.apply(
+        game.initial_state(),
+        game.parse_action({"type": "deal", "piles": [1, 1], "first": 0, "tops": ["a", "b"]}),
+    )
+    state, ruling = game.apply(state, game.parse_action({"type": "play", "player": 0, "face": "a"}))
+    assert ruling.applies and state.piles[0].size == 0
+    assert game.judge(state, turn).reason.code == "no_cards_left"
+    coop = make_game("twinit", ("Ana", "Ben"), "cooperative", {"cards": 4})
+    assert coop.judge(coop.initial_state(), coop.parse_action({"type": "turn", "player": 0})).reason.code == (
+        "no_turns"
+    )
+
+
+def test_a_turn_for_no_seat_is_malformed() -> None:
+    game, _ = dealt()
+    with pytest.raises(MalformedAction, match="player"):
+        game.parse_action({"type": "turn", "player": 7})

@@ -12,7 +12,14 @@ that does not look like the board (a hand, an arm, a sleeve) makes its four hole
 does a hole that matches no prototype. Abstaining is never a misread.
 
 Links: for each pair of same-colour pegs a knight's move apart, samples along the segment
-between the peg discs vote "peg colour" or "board".
+between the peg discs vote "peg colour" or "board" (light added on top taken off, as for holes).
+
+Where glare clips the board at white, holes are read by the shape of what still shows (a pit, a
+piece's round disc: :mod:`vision.board.glare`) or abstain. Beside a hand, a hole whose ring
+differs from its class only by a brightness shift (the hand's shadow) is read. A Go point read
+empty must show bare board in the quarters between its lines. Incremental reads remember each
+hole's last confident value and keep it while glare alone hides the hole and no hand came near
+(``BoardReading.remembered``).
 
     >>> reader = BoardReader(BoardSpec.twixt(), location)          # doctest: +SKIP
     >>> reading = reader.read(frame)                                # doctest: +SKIP
@@ -162,6 +169,12 @@ LOCAL_PRIOR = 0.02
 """Weight of the board-wide prototype in a local one (about half a member at the hole itself)."""
 LOCAL_FIT = 0.5
 """A hole this close to its class (in outlier limits) may teach its neighbourhood."""
+QUAD = 0.25
+"""How far (pitches, along each diagonal) a Go point's quarters between its lines are sampled ..."""
+QUAD_BARE = 0.25
+"""... and how far from the board's brightness (log units, median of the four) an empty one's may be;"""
+QUAD_STONE = 0.3
+"""... a dark stone's are all darker than the board by this, as are its centre and ring."""
 MEMORY_REACH = 3
 """A hand within this many holes (or in a white patch that reaches there) makes a hole's earlier
 reading void (see ``BoardReader._recall``)."""
@@ -229,6 +242,7 @@ class _Features:
     hole_log: np.ndarray  # (N, N, 6) log colour of each hole's centre, then of its ring
     cell_log: np.ndarray  # (N+1, N+1, 3) log colour at each cell centre
     image: np.ndarray  # the frame (BGR uint8)
+    quad_log: np.ndarray | None = None  # (N, N, 4, 3) log colour between a Go point's lines
 
 
 class BoardReader:
@@ -339,24 +353,67 @@ class BoardReader:
             ys = (self._hy.reshape(-1, 1) + dy[None, :]).astype(np.float64)
             xs = (self._hx.reshape(-1, 1) + dx[None, :]).astype(np.float64)
             parts.append((xs, ys))
+        if self.spec.pattern == "lines":
+            # A Go point's four quarters between its lines, QUAD pitches out along the diagonals.
+            q = QUAD * PX
+            dy, dx = np.array([-q, -q, q, q]), np.array([-q, q, -q, q])
+            ys = (self._hy.reshape(-1, 1) + dy[None, :]).astype(np.float64)
+            xs = (self._hx.reshape(-1, 1) + dx[None, :]).astype(np.float64)
+            parts.append((xs, ys))
         mx = [self._to_image(xs, ys)[0].ravel() for xs, ys in parts]
         my = [self._to_image(xs, ys)[1].ravel() for xs, ys in parts]
         cx, cy = self._to_image(self._cx.astype(np.float64), self._cy.astype(np.float64))
-        self._split = (len(mx[0]), len(mx[1]), (n + 1) ** 2)
-        self._map_x = np.concatenate([*mx, cx.ravel()])[None, :]
-        self._map_y = np.concatenate([*my, cy.ravel()])[None, :]
+        self._split = (len(mx[0]), len(mx[1]), (n + 1) ** 2, len(mx[2]) if len(mx) > 2 else 0)
+        self._map_x = np.concatenate([*mx[:2], cx.ravel(), *mx[2:]])[None, :]
+        self._map_y = np.concatenate([*my[:2], cy.ravel(), *my[2:]])[None, :]
 
     def _features(self, image: np.ndarray) -> _Features:
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise InputError("image: expected a BGR colour image")
         n = self.spec.size
         vals = cv2.remap(image, self._map_x, self._map_y, cv2.INTER_LINEAR)[0].astype(np.float32)
-        a, b, _c = self._split
+        a, b, c, q = self._split
         inner = vals[:a].reshape(n, n, -1, 3).mean(2)
         ring = vals[a : a + b].reshape(n, n, -1, 3).mean(2)
         hole_log = np.log(np.concatenate([inner, ring], -1) + 8.0)
-        cell_log = np.log(vals[a + b :].reshape(n + 1, n + 1, 3) + 8.0)
-        return _Features(hole_log, cell_log, image)
+        cell_log = np.log(vals[a + b : a + b + c].reshape(n + 1, n + 1, 3) + 8.0)
+        quad_log = np.log(vals[a + b + c :].reshape(n, n, 4, 3) + 8.0) if q else None
+        return _Features(hole_log, cell_log, image, quad_log)
+
+    def _crossings(
+        self,
+        quad_log: np.ndarray | None,
+        hole_log: np.ndarray,
+        board: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Go points judged by their four quarters between the lines too (``quad_log``; the
+        other arguments are those points' own): an empty point's quarters are bare board (their
+        median brightness within ``QUAD_BARE`` of the board's, log units), a stone covers them.
+        A point read empty whose quarters are not bare matches nothing; one whose quarters,
+        centre and ring are all darker than the board by ``QUAD_STONE`` is the dark stone (a
+        black stone lifted towards the board by glare), read as a weak match (``SHAPE_MATCH``)."""
+        if quad_log is None:
+            return label, conf, dmin
+        q = (quad_log - board[..., None, :]).mean(-1)
+        bare = np.abs(np.median(q, axis=-1)) <= QUAD_BARE
+        dmin = np.where((label == 0) & ~bare, np.maximum(dmin, 1.0), dmin)
+        dark_class = np.nonzero(self.spec.prototypes()[1:].mean(-1) < -QUAD_STONE)[0] + 1
+        if len(dark_class) != 1:
+            return label, conf, dmin
+        v = hole_log - np.concatenate([board, board], -1)
+        dark = (
+            (q.max(-1) <= -QUAD_STONE)
+            & (v[..., :3].mean(-1) <= -QUAD_STONE)
+            & (v[..., 3:].mean(-1) <= -QUAD_STONE)
+        )
+        dark &= (dmin >= 1.0) | (conf < UNSURE)
+        if dark.any():
+            label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
+            label[dark], conf[dark], dmin[dark] = int(dark_class[0]), 1.0, SHAPE_MATCH
+        return label, conf, dmin
 
     def _board_model(
         self, cell_log: np.ndarray, hand_cells: np.ndarray | None, not_hand: np.ndarray | None = None
@@ -977,6 +1034,7 @@ class BoardReader:
             label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
         label, conf, dmin = self._clipped_holes(f.hole_log, board, label, conf, dmin)
         label, conf, dmin = self._lit_dark_pieces(f.hole_log, board, label, conf, dmin, self._glare > LIT_MIN)
+        label, conf, dmin = self._crossings(f.quad_log, f.hole_log, board, label, conf, dmin)
         clip = np.nonzero(self._clipped & self.valid)
         if clip[0].size:
             sub = self._clipped_shapes(f.image, *clip, label[clip], conf[clip], dmin[clip])
@@ -1038,6 +1096,8 @@ class BoardReader:
             if clip.any():
                 sub = self._clipped_shapes(f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip])
                 lab[clip], c[clip], d[clip] = sub
+            if f.quad_log is not None:
+                lab, c, d = self._crossings(f.quad_log[idx], f.hole_log[idx], board[idx], lab, c, d)
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.

@@ -47,7 +47,9 @@ def test_claims_are_matched_scored_and_their_latency_split_into_stages() -> None
     assert slaps["claims"][0]["latency_ms"] == pytest.approx(120.0)
     assert coop["runs"] == 1 and coop["start_error_ms_max"] == pytest.approx(50.0)
     assert coop["never_started"] == 0
-    assert coop["per_game"] == [{"seed": 0, "start_error_ms": pytest.approx(50.0)}]
+    assert coop["per_game"] == [
+        {"seed": 0, "start_error_ms": pytest.approx(50.0), "start_offset_ms": pytest.approx(50.0)}
+    ]
 
 
 def test_a_game_whose_minute_never_started_is_named() -> None:
@@ -60,8 +62,8 @@ def test_a_game_whose_minute_never_started_is_named() -> None:
     _, coop = _score(truth, frames, seen)
     assert coop["never_started"] == 1
     assert coop["per_game"] == [
-        {"seed": 3, "start_error_ms": pytest.approx(100.0)},
-        {"seed": 4, "start_error_ms": None},
+        {"seed": 3, "start_error_ms": pytest.approx(100.0), "start_offset_ms": pytest.approx(100.0)},
+        {"seed": 4, "start_error_ms": None, "start_offset_ms": None},
     ]
     # the figure still counts game 4 against the nearest timer (100 s away): never smaller
     assert coop["start_error_ms_max"] == pytest.approx(99_900.0)

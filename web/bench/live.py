@@ -372,11 +372,16 @@ def _score(
             if spread is not None and timers:
                 starts.append(min(abs(s - spread) for s in timers) * 1000.0)
             own = [s for s in timers if frames_k and frames_k[0][1] <= s <= frames_k[-1][1] + RUN_TAIL_S]
+            nearest_own = min(own, key=lambda s: abs(s - spread)) if own and spread is not None else None
             per_game.append(
                 {
                     "seed": run["seed"],
-                    "start_error_ms": rounded(min(abs(s - spread) for s in own) * 1000.0, 1)
-                    if own and spread is not None
+                    "start_error_ms": rounded(abs(nearest_own - spread) * 1000.0, 1)
+                    if nearest_own is not None and spread is not None
+                    else None,
+                    # signed: negative when the countdown was dated before the spread's end
+                    "start_offset_ms": rounded((nearest_own - spread) * 1000.0, 1)
+                    if nearest_own is not None and spread is not None
                     else None,
                 }
             )

@@ -149,3 +149,16 @@ def test_black_go_stones_lifted_by_glare_are_not_read_empty() -> None:
     assert sum(reading.matrix[p] == 1 for p in lifted) >= 5
     assert not ((reading.matrix >= 0) & (reading.matrix != truth.pegs)).any()
     assert (reading.matrix == truth.pegs).mean() > 0.98
+
+
+def test_dark_pegs_are_judged_by_their_ring_more_than_their_highlight() -> None:
+    """Seed 0, board 8 and seed 21, board 1: a black peg at the board's edge and one beside links,
+    their centres (the highlight) tinted blue in log units, once abstained; their rings are black."""
+    for seed, index, hole in ((0, 8, (22, 0)), (21, 1, (5, 10))):
+        spec, clear, scene = _bench_board(seed, index)
+        reading = _read(spec, clear, scene)
+        truth = scene.truth.pegs
+        assert truth[hole] == 2 and reading.matrix[hole] == 2, (seed, index)
+        near = scene.covered(2.0 * scene.truth.geometry.pitch_mm) & spec.valid_mask()
+        assert not ((reading.matrix >= 0) & (reading.matrix != truth)).any()
+        assert (reading.matrix == truth)[spec.valid_mask() & ~near].all()

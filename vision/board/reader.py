@@ -169,6 +169,10 @@ LOCAL_PRIOR = 0.02
 """Weight of the board-wide prototype in a local one (about half a member at the hole itself)."""
 LOCAL_FIT = 0.5
 """A hole this close to its class (in outlier limits) may teach its neighbourhood."""
+PEG_CENTRE_HUE = 0.5
+"""Weight of a dark peg's centre hue against its ring's in the hue test (its highlight sits there) ..."""
+PEG_DARK = 1.0
+"""... a peg whose nominal ring is darker than the board by this (log units, mean) being dark."""
 QUAD = 0.25
 """How far (pitches, along each diagonal) a Go point's quarters between its lines are sampled ..."""
 QUAD_BARE = 0.25
@@ -574,7 +578,14 @@ class BoardReader:
         share = np.where(label > 0, np.clip(share, CHROMA_SCALE[0], CHROMA_SCALE[1]), 1.0)
         chroma = cv - share[..., None] * cm
         # So is a stone's centre, where its highlight sits (a Go stone's ring is stone too).
-        chroma[..., :3] *= ((label != 0) & (self.spec.pattern == "holes"))[..., None]
+        # A dark Twixt peg's centre holds its highlight too, whose place and tint vary with the
+        # view, and a dark colour's hue in log units is mostly noise: its hue there counts for
+        # PEG_CENTRE_HUE of its ring's (not a pale piece's: a hand the board's colour over a hole
+        # looks like a pale grey peg but for its centre's hue).
+        dark = self.spec.prototypes()[:, 3:].mean(-1) < -PEG_DARK
+        weight = np.where(dark, PEG_CENTRE_HUE, 1.0)[label]
+        weight = np.where((label != 0) & (self.spec.pattern == "holes"), weight, 0.0)
+        chroma[..., :3] *= weight[..., None]
         off = np.linalg.norm(chroma, axis=-1) / CHROMA_TOL
         dmin = np.maximum(dmin, off)
         if self.spec.pattern == "holes":

@@ -9,8 +9,10 @@ Per frame:
 1. Change gate: a tiny grey copy of the frame is compared with the last processed one. Nothing
    changed -> the previous observation is returned with the new time (a still table costs a
    resize and a difference).
-2. Otherwise the changed region (plus every card it touches, plus a margin) is searched for
-   cards; a change over most of the frame searches the whole frame.
+2. Otherwise each changed region (plus every card it touches, plus a margin) is searched for
+   cards, far-apart regions apart; a change over most of the frame searches the whole frame. A
+   hand's fringe (a thin band of change along its edge: its shadow, its blurred outline) is not
+   searched while the hand is there.
 3. Hands are found against the table memory; tracks are matched, covered or gone; clean views
    are taken of cards fully seen with no hand on them; hand events are emitted. The place a card
    was carried away from is searched again once no hand is near it (the hand may have left it).
@@ -44,6 +46,41 @@ Identify = Callable[[np.ndarray], tuple[str | None, float]]
 Find = Callable[..., list[CardDetection]]
 """The card finder: called as :func:`vision.cards.finder.find_cards` is."""
 
+Box = tuple[int, int, int, int]
+"""x, y, width, height in full-resolution pixels."""
+
+
+def _merge_boxes(boxes: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, y0, x1, y1) that overlap, replaced by their union until none overlap."""
+    out = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
+def _union(rois: list[Box] | None) -> Box | None:
+    """The box around every searched region ((0, 0, 0, 0): none searched; None: the whole frame)."""
+    if rois is None:
+        return None
+    if not rois:
+        return (0, 0, 0, 0)
+    x0 = min(b[0] for b in rois)
+    y0 = min(b[1] for b in rois)
+    x1 = max(b[0] + b[2] for b in rois)
+    y1 = max(b[1] + b[3] for b in rois)
+    return (x0, y0, x1 - x0, y1 - y0)
+
 
 @dataclass(frozen=True)
 class PipelineConfig:
@@ -69,6 +106,12 @@ class PipelineConfig:
     hand_margin: int = 2
     """Pixels of the gate's copy around a hand not searched while the hand is there (its shadow
     and blurred edge change every frame; no card is found there)."""
+    fringe_reach: int = 3
+    """A thin change within this many gate pixels of a hand's margin is the hand's fringe ..."""
+    fringe_thickness: float = 2.0
+    """... when no pixel of it lies further than this from its outside (a strip at most about
+    four gate pixels wide: a hand's shadow band, not a card, a card being some 12 gate pixels a
+    side). It is not searched, nor taken as accounted for, while the hand is there."""
 
 
 class TablePipeline:
@@ -125,34 +168,43 @@ class TablePipeline:
         _, changed = cv2.threshold(diff, self.cfg.gate_threshold, 255, cv2.THRESH_BINARY)
         return cv2.countNonZero(changed) >= self.cfg.gate_min_pixels, changed, small
 
-    def _roi(self, changed: np.ndarray | None, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
-        """The full-resolution region to search: the changed pixels, the cards and hands they
-        touch, and a margin; None for the whole frame."""
+    def _rois(self, changed: np.ndarray | None, shape: tuple[int, int]) -> list[Box] | None:
+        """The full-resolution regions to search: each group of changed pixels, the cards it
+        touches and a margin (regions that overlap are one); None for the whole frame (a change
+        over most of it). Far-apart changes (two hands' edges, a card put down across the table)
+        are searched apart, not as the one box around them all."""
         if changed is None:
             return None
         h, w = shape
-        pts = cv2.findNonZero(changed)
-        if pts is None:
+        n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        if n <= 1:
             return None
         f = w / changed.shape[1]
-        x, y, bw, bh = cv2.boundingRect(pts)
-        x0, y0, x1, y1 = x * f, y * f, (x + bw) * f, (y + bh) * f
         diag = [quad_diagonal(t.quad) for t in self.tracker.on_table()]
         margin = 0.6 * (float(np.median(diag)) if diag else 0.1 * max(h, w)) + 2 * f
-        x0, y0, x1, y1 = x0 - margin, y0 - margin, x1 + margin, y1 + margin
-        for _ in range(1):  # grow to take in every card the region touches
-            for t in self.tracker.on_table():
-                q = t.quad
-                qx0, qy0 = q.min(axis=0)
-                qx1, qy1 = q.max(axis=0)
+        boxes = [
+            (x * f - margin, y * f - margin, (x + bw) * f + margin, (y + bh) * f + margin)
+            for x, y, bw, bh, _ in stats[1:]
+        ]
+        boxes = _merge_boxes(boxes)
+        # Grow to take in every card a region touches (a card cut by a region's edge is not found).
+        cards = [(*t.quad.min(axis=0), *t.quad.max(axis=0)) for t in self.tracker.on_table()]
+        grown = []
+        for x0, y0, x1, y1 in boxes:
+            for qx0, qy0, qx1, qy1 in cards:
                 if qx1 >= x0 and qx0 <= x1 and qy1 >= y0 and qy0 <= y1:
                     x0, y0 = min(x0, qx0 - 4), min(y0, qy0 - 4)
                     x1, y1 = max(x1, qx1 + 4), max(y1, qy1 + 4)
-        x0, y0 = max(0, int(x0)), max(0, int(y0))
-        x1, y1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
-        if (x1 - x0) * (y1 - y0) > self.cfg.full_frame_fraction * w * h:
+            grown.append((x0, y0, x1, y1))
+        out: list[Box] = []
+        for x0, y0, x1, y1 in _merge_boxes(grown):
+            bx0, by0 = max(0, int(x0)), max(0, int(y0))
+            bx1, by1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+            if bx1 > bx0 and by1 > by0:
+                out.append((bx0, by0, bx1 - bx0, by1 - by0))
+        if sum(b[2] * b[3] for b in out) > self.cfg.full_frame_fraction * w * h:
             return None
-        return (x0, y0, x1 - x0, y1 - y0)
+        return out
 
     def process(self, frame: np.ndarray, timestamp: float) -> TableObservation:
         """The recognised table in ``frame`` (BGR uint8), taken at ``timestamp`` seconds."""
@@ -194,8 +246,9 @@ class TablePipeline:
         # (No card is held out of the hand mask: a hand landing on a card is what matters; a card
         # put down on its own is not joined to the image border, so it is no hand.)
         hidden = {t.track_id for t in self.tracker.on_table() if t.state is not CardState.VISIBLE}
+        colours = self._colours(frame)
         hand_res = self.hands.update(
-            frame, timestamp, on_table, [], colours=self._colours(frame), hidden=hidden
+            frame, timestamp, on_table, [], colours=colours, hidden=hidden
         )
         for track in self.tracker.tracks:
             if track.track_id in hand_res.carried:
@@ -211,18 +264,16 @@ class TablePipeline:
             restored, clear = self._revealed(frame, hand_res, cover, change_mask)
             for tid in clear:
                 cover[tid] = 0.0
+        rois: list[Box] | None
         if change_mask is not None and cv2.countNonZero(change_mask) == 0:
-            roi: tuple[int, int, int, int] | None = (0, 0, 0, 0)
-            detections = []
+            rois = []
         else:
-            roi = self._roi(change_mask, (h, w))
-            detections = self.find(
-                frame,
-                self.finder_cfg,
-                roi=roi,
-                known=self._unchanged(change_mask, w),
-                colours=self._colours(frame),
-            )
+            rois = self._rois(change_mask, (h, w))
+        detections: list[CardDetection] = []
+        if rois is None or rois:
+            known = self._unchanged(change_mask, w)
+            for box in [None] if rois is None else rois:
+                detections += self.find(frame, self.finder_cfg, roi=box, known=known, colours=colours)
         detections = detections + [
             r for r in restored if all(quad_iou(r.quad, d.quad) < 0.5 for d in detections)
         ]
@@ -232,7 +283,7 @@ class TablePipeline:
         def touched(quad: np.ndarray) -> bool:
             return quad_coverage(touch_mask, quad, scale) > 0.0
 
-        self.tracker.update(detections, timestamp, frame, roi, hand_cover=cover, hand_touch=touched)
+        self.tracker.update(detections, timestamp, frame, rois, hand_cover=cover, hand_touch=touched)
         if self.identify is not None:
             self._identify_new()
         self._gate_prev = small
@@ -258,7 +309,8 @@ class TablePipeline:
             extras={
                 "ms": (time.perf_counter() - t0) * 1000.0,
                 "changed": True,
-                "roi": roi,
+                "roi": _union(rois),
+                "rois": rois,
                 "detections": len(detections),
             },
         )
@@ -294,10 +346,34 @@ class TablePipeline:
         if zone is None:
             self._accounted = small.copy()
         else:
-            self._accounted = np.where(zone > 0, acc, small)
             todo = cv2.bitwise_and(todo, cv2.bitwise_not(zone))
+            fringe = self._fringe(todo, zone)
+            keep = zone > 0
+            if fringe is not None:
+                todo[fringe] = 0
+                keep |= fringe
+            self._accounted = np.where(keep, acc, small)
         self._add_verified(todo, zone, timestamp, small.shape[1] / width)
         return todo
+
+    def _fringe(self, todo: np.ndarray, zone: np.ndarray) -> np.ndarray | None:
+        """The changed pixels (bool, of the gate's copy) that are a hand's fringe: thin strips by
+        its margin (see :attr:`PipelineConfig.fringe_thickness`); None when there are none."""
+        if not todo.any():
+            return None
+        r = self.cfg.fringe_reach
+        near = cv2.dilate(zone, np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+        n, labels = cv2.connectedComponents(todo, connectivity=8)
+        touching = np.zeros(n, bool)
+        touching[np.unique(labels[near & (todo > 0)])] = True
+        touching[0] = False
+        if not touching.any():
+            return None
+        dist = cv2.distanceTransform(todo, cv2.DIST_L2, 3)
+        thick = np.zeros(n, np.float32)
+        np.maximum.at(thick, labels.ravel(), dist.ravel())
+        fringe = touching & (thick <= self.cfg.fringe_thickness)
+        return fringe[labels] if fringe.any() else None
 
     def _add_verified(self, todo: np.ndarray, zone: np.ndarray | None, timestamp: float, f: float) -> None:
         """Adds to ``todo`` (in place) the places cards were carried away from that no hand is near

@@ -43,7 +43,10 @@ class TrackerConfig:
     clean_margin_px: float = 4.0
     """A clean view needs the card this far inside the image."""
     hidden_fraction: float = 0.2
-    """A card this much under a hand cannot be found: it is covered, searched or not."""
+    """A card this much under a hand cannot be found: when searched and not found, it is covered."""
+    unsearched_hidden: float = 0.5
+    """A card outside the searched region this much under a hand is covered (one less under a
+    hand, not searched, is as it was: a hand's edge or shadow over a corner hides no card)."""
     still_px: float = 1.5
     """A visible card found again with no corner this far off did not move (no look check)."""
     look_reach: float = 4.0
@@ -118,9 +121,16 @@ def signature_distance(a: np.ndarray, b: np.ndarray) -> float:
     return min(float(np.abs(np.rot90(a, k) - b).mean()) for k in range(4))
 
 
-def _inside_roi(quad: np.ndarray, roi: tuple[int, int, int, int] | None) -> bool:
+Region = tuple[int, int, int, int] | list[tuple[int, int, int, int]] | None
+"""Where a frame was searched: one box (x, y, width, height), several, or None (the whole frame)."""
+
+
+def _inside_roi(quad: np.ndarray, roi: Region) -> bool:
+    """Whether the quad lies wholly inside the searched region (inside one of its boxes)."""
     if roi is None:
         return True
+    if isinstance(roi, list):
+        return any(_inside_roi(quad, box) for box in roi)
     x, y, w, h = roi
     q = np.asarray(quad)
     return bool(
@@ -156,11 +166,12 @@ class CardTracker:
         detections: list[CardDetection],
         timestamp: float,
         frame: np.ndarray | None = None,
-        roi: tuple[int, int, int, int] | None = None,
+        roi: Region = None,
         hand_cover: dict[int, float] | None = None,
         hand_touch: Callable[[np.ndarray], bool] | None = None,
     ) -> list[Track]:
-        """Match ``detections`` (found in ``roi``, or the whole frame) to the tracks.
+        """Match ``detections`` (found in ``roi``: a box, a list of boxes, or the whole frame) to
+        the tracks.
 
         ``hand_cover``: track id -> fraction under a hand (from the previous hand mask);
         ``hand_touch``: quad -> whether a hand touches it (no clean view then).
@@ -172,7 +183,7 @@ class CardTracker:
             t
             for t in self.tracks
             if t.state is not CardState.GONE
-            and (_inside_roi(t.quad, roi) or hand_cover.get(t.track_id, 0.0) >= cfg.hidden_fraction)
+            and (_inside_roi(t.quad, roi) or hand_cover.get(t.track_id, 0.0) >= cfg.unsearched_hidden)
         ]
         # Gone tracks may come back (a card put back where it was).
         examined += [t for t in self.tracks if t.state is CardState.GONE and _inside_roi(t.quad, roi)]

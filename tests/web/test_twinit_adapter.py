@@ -266,8 +266,11 @@ def test_a_card_the_referee_turned_over_but_the_table_did_not_is_read_again_and_
     after = [card(1, P[1], *MIDDLE), card(4, P[2], *BOTTOM), card(5, P[3], *TOP)]
     for _ in range(20):  # 2 s: still waiting for the card to be turned
         table.show(after)
+    table.show(after[1:], [hand_on(1, "bottom", after[0])])  # a hand reaches for it: wait again
+    for _ in range(25):
+        table.show(after)
     assert [c for c, face in live.snapshot_state()["table"] if face is None] == [0]
-    for _ in range(15):
+    for _ in range(10):
         table.show(after)
     state = live.snapshot_state()
     assert all(face is not None for _, face in state["table"])

@@ -268,6 +268,12 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
             self._competitive(snapshot)
         if not self.coop and phase == "play" and not obs.hands:
             self._resync_turned(mono)
+        elif self._turned_since:  # a hand reaching for a card to turn over: its wait starts again
+            reached = [
+                c for c in self._turned_since if c in self.table_at and under_a_hand(obs, self.table_at[c])
+            ]
+            for card in reached:
+                self._turned_since[card] = mono
 
     def _note_views(self, obs: TableObservation, image: np.ndarray | None, mono: float) -> None:
         """The newest unhidden view of every place a card lies (a slap is judged from these), and

@@ -11,6 +11,10 @@ follows the table.
 
 The table is read from stable snapshots (:mod:`web.adapters.twinit_table`): positions, not track
 ids. A player's area is the band along their image edge (their pile and their captures).
+The referee's record is checked against the camera's table (resync): a new card that surely came
+from another pile than the turn player's logs the table's turn first (a missed capture's restart),
+and a card the referee turned over that stays unchanged is read again, so a drift heals instead of
+lasting the game.
 Slaps and their evidence policy live in :mod:`web.adapters.twinit_slaps`, the cooperative minute
 in :mod:`web.adapters.twinit_minute`, the pattern comparisons in :mod:`web.adapters.twinit_match`.
 """

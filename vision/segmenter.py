@@ -38,6 +38,10 @@ from models.preprocess import normalise_exposure
 log = logging.getLogger(__name__)
 
 CHANNELS = ("core", "card", "boundary", "hand")
+"""The maps every model gives, in this order (the hands module reads ``hand``)."""
+INSTANCE_CHANNELS = ("center", "c0x", "c0y", "c1x", "c1y", "c2x", "c2y", "c3x", "c3y")
+"""A model with card instances gives these after :data:`CHANNELS`: the card-centre logit and the
+four corners' offsets from the pixel (clockwise, in ``offset_unit`` map pixels)."""
 
 
 def input_size(width: int, height: int, long_side: float) -> tuple[int, int]:
@@ -65,6 +69,42 @@ class Segmentation:
     """(width, height) of the segmented image (the ROI's size with a ROI)."""
     offset: tuple[int, int] = (0, 0)
     """The segmented image's origin in the frame (a ROI's top-left), px."""
+    center: np.ndarray | None = None
+    """(h, w) float32 0..1: a card's centre (a peak per card at least half visible, touching and
+    piled cards included); ``None`` for a model without card instances."""
+    corners: np.ndarray | None = None
+    """(8, h, w) float32: the four corners (clockwise) of the card centred at a pixel, as map
+    coordinates minus the pixel's (x0, y0, .. x3, y3); ``None`` without card instances."""
+
+    def peak_pixels(self, threshold: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+        """(xs, ys) int map pixels of the card-centre peaks at least ``threshold`` (3 x 3 local
+        maxima of :attr:`center`); empty without card instances."""
+        if self.center is None:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        top = cv2.dilate(self.center, np.ones((3, 3), np.uint8))
+        ys, xs = np.nonzero((self.center >= threshold) & (self.center >= top))
+        return xs, ys
+
+    def card_centres(self, threshold: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+        """((N, 2) float32 frame pixels, (N,) probabilities) of the card-centre peaks at least
+        ``threshold`` (3 x 3 local maxima of :attr:`center`); empty without card instances."""
+        xs, ys = self.peak_pixels(threshold)
+        if len(xs) == 0:
+            return np.zeros((0, 2), np.float32), np.zeros(0, np.float32)
+        pts = self.to_image(np.stack([xs, ys], axis=1))
+        return pts, self.center[ys, xs].astype(np.float32)
+
+    def card_quads(self, threshold: float = 0.3) -> list[tuple[np.ndarray, float]]:
+        """(quad (4, 2) float32 in frame pixels, centre probability) of every centre peak at least
+        ``threshold`` (a 3 x 3 local maximum of :attr:`center`); [] without card instances."""
+        if self.center is None or self.corners is None:
+            return []
+        xs, ys = self.peak_pixels(threshold)
+        out = []
+        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+            q = self.corners[:, y, x].reshape(4, 2).astype(np.float64) + np.float64([x, y])
+            out.append((self.to_image(q), float(self.center[y, x])))
+        return out
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Map coordinates (N, 2) -> frame pixel coordinates (pixel centres on both sides)."""
@@ -131,8 +171,13 @@ class Segmenter:
             self.channels = tuple(self.meta["channels"])
         except (KeyError, TypeError, ValueError) as exc:
             raise model_error(folder / SEG.meta, SEG, f"corrupt (no {exc})") from exc
-        if self.channels != CHANNELS:
+        if self.channels[: len(CHANNELS)] != CHANNELS or self.channels[len(CHANNELS) :] not in (
+            (),
+            INSTANCE_CHANNELS,
+        ):
             raise model_error(folder / SEG.meta, SEG, f"for other outputs {self.channels}")
+        self.instances = len(self.channels) > len(CHANNELS)
+        self.offset_unit = float(self.meta.get("offset_unit", 1.0))
         self.input_name = self.session.get_inputs()[0].name
         self._run_lock = threading.Lock()
 
@@ -171,14 +216,20 @@ class Segmenter:
         x = (normalise_exposure(small) - 0.5).transpose(2, 0, 1)[None]
         with self._run_lock:
             logits = self.session.run(None, {self.input_name: np.ascontiguousarray(x, np.float32)})[0][0]
-        probs = 1.0 / (1.0 + np.exp(-np.clip(logits, -30, 30)))
+        n_prob = len(CHANNELS) + (1 if self.instances else 0)
+        probs = 1.0 / (1.0 + np.exp(-np.clip(logits[:n_prob], -30, 30)))
         mh, mw = probs.shape[1:]
         # the part of the map over the image (a ROI's padding cut off)
         vh, vw = mh - pad_h // self.stride, mw - pad_w // self.stride
         probs = np.ascontiguousarray(probs[:, :vh, :vw], np.float32)
+        center = corners = None
+        if self.instances:
+            center = probs[4]
+            corners = np.ascontiguousarray(logits[n_prob:, :vh, :vw] * self.offset_unit, np.float32)
         sx = (iw - pad_w) / self.stride / w if pad_w else mw / w
         sy = (ih - pad_h) / self.stride / h if pad_h else mh / h
         return Segmentation(
             core=probs[0], card=probs[1], boundary=probs[2], hand=probs[3],
             scale=(sx, sy), image_size=(w, h), offset=(int(offset[0]), int(offset[1])),
+            center=center, corners=corners,
         )  # fmt: skip

@@ -71,12 +71,25 @@ def write_seg_card(folder: Path, bench: Path | None = None) -> Path:
         "connected components of the core map grown back into the card map; quads are then fitted",
         "and refined on the full-resolution image (`vision/cards/seg_candidates.py`,",
         "`vision/cards/finder.py`: the finder takes them where its classical sources found no card).",
+    ]
+    if len(meta["channels"]) > 4:
+        lines += [
+            "",
+            "Card instances, CenterNet-style (a second head at 1/4 resolution, upsampled): a card-centre",
+            "map with one peak per card at least half visible (touching cards and a pile's top card each",
+            "their own) and, at each pixel, the four corners of the card centred there (clockwise, offsets",
+            f"in units of {meta.get('offset_unit', 1.0):g} map pixels). Each peak's quad is a candidate of",
+            "the finder, fitted to the image's edges and refined at full resolution like the others",
+            "(`Segmentation.card_quads`, `vision/cards/finder.py` `_instance_candidates`).",
+        ]
+    lines += [
         "",
         "## Input",
         f"The BGR frame resized (INTER_AREA) so its long side is ~{long_side} px, each side rounded to a",
         f"multiple of 16 (1280x720 -> {w}x{h}), divided by the 97th percentile of its brightest channel",
         "(`models.preprocess.normalise_exposure`), minus 0.5, as (1, 3, H, W) float32. Output: (1, 4,",
-        f"H/{meta['output_stride']}, W/{meta['output_stride']}) logits of {', '.join(meta['channels'])}.",
+        f"H/{meta['output_stride']}, W/{meta['output_stride']}) logits of {', '.join(meta['channels'][:5])}"
+        + (", then the 8 corner offsets." if len(meta["channels"]) > 5 else "."),
         "",
         "## Data recipe and seed",
         f"Seed {cfg['seed']}. {meta['recipe']}",
@@ -92,7 +105,10 @@ def write_seg_card(folder: Path, bench: Path | None = None) -> Path:
         f"- the net alone, one onnxruntime thread (CPU time): {ms720:.2f} ms per 1280x720 frame,"
         f" {ms1080:.2f} ms per 1920x1080 frame (same input size)",
         "",
-        "## Held-out validation (pixel IoU at p = 0.5, rendered frames)",
+        "## Held-out validation (rendered frames)",
+        "Pixel IoU at p = 0.5; centres: peaks (3 x 3 maxima >= 0.3) within one map pixel of a true centre,"
+        " and the median corner error of those, map pixels.",
+        "",
         "`" + json.dumps(meta["validation"]) + "`",
         "",
         "## Benchmark (`tableref bench cards --quick --json`, with these files)",

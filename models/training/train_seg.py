@@ -23,12 +23,18 @@ import torch.nn.functional as F
 
 from models.files import SEG, sha256
 from models.training.seeding import seed_everything
-from models.training.seg_data import OUTPUT_STRIDE, CropSampler, FrameMaker, SegFrame
+from models.training.seg_data import MASKS, OUTPUT_STRIDE, CropSampler, FrameMaker, SegFrame
 from models.training.seg_net import SegNet
 
 log = logging.getLogger(__name__)
 
 CHANNELS = ("core", "card", "boundary", "hand")
+INSTANCE_CHANNELS = ("center", "c0x", "c0y", "c1x", "c1y", "c2x", "c2y", "c3x", "c3y")
+"""The card-instance outputs: centre logit, then the corners' offsets (clockwise, / OFFSET_UNIT)."""
+OFFSET_UNIT = 8.0
+"""Must match ``vision.cards.seg_frames.OFFSET_UNIT`` (the targets' unit; stored in the settings)."""
+CENTER_THRESHOLD = 0.3
+"""A centre peak at least this probable is a card (validation and the run time's default)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,13 @@ class SegConfig:
     weight_decay: float = 1e-4
     pos_weight: tuple[float, float, float, float] = (2.0, 1.0, 2.0, 1.0)
     """BCE weight of the positive pixels, per channel."""
+    instances: bool = False
+    """Also learn card instances (centre heat map and corner offsets, a second head)."""
+    center_weight: float = 0.25
+    """Weight of the centre heat map's focal loss (at 1 it took the trunk from the masks: hand IoU
+    0.08 after 2000 steps)."""
+    offset_weight: float = 1.0
+    """Weight of the corner offsets' L1 loss (best cyclic order, in OFFSET_UNIT)."""
     workers: int = 2
     """Processes rendering the frames (the frames do not depend on it)."""
 
@@ -57,41 +70,139 @@ class SegConfig:
 CONFIGS = {
     "full": SegConfig(),
     "quick": SegConfig(frames=160, val_frames=24, steps=300),
+    "instances": SegConfig(instances=True, widths=(16, 32, 64), steps=2000),
     "tiny": SegConfig(
-        frames=3, val_frames=2, steps=3, batch=2, crop=(64, 48), input_long=128, widths=(8, 8, 8), workers=1
+        frames=3,
+        val_frames=2,
+        steps=3,
+        batch=2,
+        crop=(64, 48),
+        input_long=128,
+        widths=(8, 8, 8),
+        workers=1,
+        instances=True,
     ),
 }
 
 
 def recipe_text(cfg: SegConfig, frames_recipe: str) -> str:
-    return (
+    text = (
         f"{cfg.frames} training and {cfg.val_frames} validation frames: {frames_recipe} Scaled to a long"
         f" side of {cfg.input_long} x U{cfg.jitter} (validation: x 1). Random {cfg.crop[0]}x{cfg.crop[1]}"
         f" crops with flips, batches of {cfg.batch}, {cfg.steps} AdamW steps (one-cycle, lr {cfg.lr}),"
-        f" BCE with positive weights {list(cfg.pos_weight)}."
+    )
+    if not cfg.instances:
+        return text + f" BCE with positive weights {list(cfg.pos_weight)}."
+    return text + (
+        f" BCE with positive weights {list(cfg.pos_weight)} on the masks, CenterNet focal loss (x"
+        f" {cfg.center_weight}) on the centres, L1 in the best cyclic corner order (x {cfg.offset_weight})"
+        " on the offsets."
     )
 
 
-def _loss(logits: torch.Tensor, target: torch.Tensor, pos_weight: torch.Tensor) -> torch.Tensor:
-    return F.binary_cross_entropy_with_logits(logits, target, pos_weight=pos_weight.view(1, -1, 1, 1))
+def _focal(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per peak (peaks: heat 1)."""
+    pos = (heat >= 0.999).float()
+    log_p = F.logsigmoid(logit)
+    log_q = F.logsigmoid(-logit)
+    p = torch.exp(log_p)
+    pos_loss = -(log_p * (1 - p) ** 2 * pos).sum()
+    neg_loss = -(log_q * p**2 * (1 - heat) ** 4 * (1 - pos)).sum()
+    return (pos_loss + neg_loss) / pos.sum().clamp(min=1.0)
+
+
+def _offset_loss(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """Mean L1 of the 8 offsets where ``weight`` is set, in the best of the 4 cyclic corner orders
+    (a card looks alike turned by a half or a quarter turn)."""
+    n, _, h, w = pred.shape
+    p = pred.reshape(n, 4, 2, h, w)
+    t = target.reshape(n, 4, 2, h, w)
+    err = torch.stack([(p - torch.roll(t, k, dims=1)).abs().mean(dim=(1, 2)) for k in range(4)]).amin(dim=0)
+    return (err * weight).sum() / weight.sum().clamp(min=1.0)
+
+
+def _loss(
+    logits: torch.Tensor, target: torch.Tensor, pos_weight: torch.Tensor, cfg: SegConfig
+) -> torch.Tensor:
+    masks = F.binary_cross_entropy_with_logits(
+        logits[:, :MASKS], target[:, :MASKS], pos_weight=pos_weight.view(1, -1, 1, 1)
+    )
+    if not cfg.instances:
+        return masks
+    heat = _focal(logits[:, MASKS], target[:, MASKS])
+    offsets = _offset_loss(logits[:, MASKS + 1 :], target[:, MASKS + 2 :], target[:, MASKS + 1])
+    return masks + cfg.center_weight * heat + cfg.offset_weight * offsets
+
+
+def peaks(prob: np.ndarray, threshold: float) -> np.ndarray:
+    """(N, 2) int (x, y) of the local maxima (3 x 3) of a map at least ``threshold``."""
+    import cv2
+
+    top = cv2.dilate(prob.astype(np.float32), np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((prob >= threshold) & (prob >= top))
+    return np.stack([xs, ys], axis=1)
+
+
+def _centre_counts(pred: np.ndarray, inst: np.ndarray) -> tuple[int, int, int, list[float]]:
+    """(found, true, matched, corner errors in output px) of one frame's centres."""
+    prob = 1.0 / (1.0 + np.exp(-pred[MASKS]))
+    found = peaks(prob, CENTER_THRESHOLD)
+    ty, tx = np.nonzero(inst[0] >= 0.999)
+    true = np.stack([tx, ty], axis=1)
+    matched = 0
+    errors: list[float] = []
+    used = np.zeros(len(found), bool)
+    for x, y in true:
+        if len(found) == 0:
+            break
+        d = np.abs(found - [x, y]).max(axis=1).astype(float)
+        d[used] = np.inf
+        j = int(np.argmin(d))
+        if d[j] > 1:
+            continue
+        used[j] = True
+        matched += 1
+        fx, fy = found[j]
+        p = pred[MASKS + 1 :, fy, fx].reshape(4, 2)
+        t = inst[2:, y, x].astype(np.float64).reshape(4, 2)
+        err = min(float(np.linalg.norm(p - np.roll(t, k, axis=0), axis=1).mean()) for k in range(4))
+        errors.append(OFFSET_UNIT * err)
+    return len(found), len(true), matched, errors
 
 
 def validate(model: SegNet, frames: list[SegFrame]) -> dict[str, float]:
-    """Pixel IoU of each output at probability 0.5 over the frames (whole frames, one at a time)."""
+    """Pixel IoU of each mask at probability 0.5 over the frames (whole frames, one at a time);
+    card centres: precision and recall of the peaks (within 1 output pixel of a true centre), and
+    the median corner error of the matched ones, output pixels."""
     inter = np.zeros(4)
     union = np.zeros(4)
+    n_found = n_true = n_matched = 0
+    errors: list[float] = []
     model.eval()
     with torch.no_grad():
         for f in frames:
             x = torch.from_numpy(f.image.astype(np.float32).transpose(2, 0, 1)[None].copy())
-            pred = (model(x)[0].numpy() > 0).astype(bool)
+            out = model(x)[0].numpy()
+            if model.instances:
+                h = min(out.shape[1], f.instance.shape[1])
+                w = min(out.shape[2], f.instance.shape[2])
+                a, b, c, e = _centre_counts(out[:, :h, :w], f.instance[:, :h, :w])
+                n_found, n_true, n_matched = n_found + a, n_true + b, n_matched + c
+                errors += e
+            pred = (out[:MASKS] > 0).astype(bool)
             tgt = f.target.astype(bool)
             h = min(pred.shape[1], tgt.shape[1])
             w = min(pred.shape[2], tgt.shape[2])
             p, t = pred[:, :h, :w], tgt[:, :h, :w]
             inter += (p & t).reshape(4, -1).sum(1)
             union += (p | t).reshape(4, -1).sum(1)
-    return {f"{c}_iou": round(float(inter[k] / max(union[k], 1.0)), 4) for k, c in enumerate(CHANNELS)}
+    result = {f"{c}_iou": round(float(inter[k] / max(union[k], 1.0)), 4) for k, c in enumerate(CHANNELS)}
+    if not model.instances:
+        return result
+    result["center_precision"] = round(n_matched / max(n_found, 1), 4)
+    result["center_recall"] = round(n_matched / max(n_true, 1), 4)
+    result["corner_error_map_px"] = round(float(np.median(errors)), 3) if errors else None
+    return result
 
 
 def export(model: SegNet, path: Path, example_hw: tuple[int, int]) -> None:
@@ -114,17 +225,17 @@ def train_seg(out_dir: Path, cfg: SegConfig, make_frames: FrameMaker, frames_rec
     seed_everything(cfg.seed)
     t0 = time.perf_counter()
     frames = [
-        SegFrame(x, y)
-        for x, y in make_frames(list(range(cfg.frames)), cfg.input_long, cfg.jitter, False, cfg.workers)
+        SegFrame(x, y, z)
+        for x, y, z in make_frames(list(range(cfg.frames)), cfg.input_long, cfg.jitter, False, cfg.workers)
     ]
     val = [
-        SegFrame(x, y)
-        for x, y in make_frames(list(range(cfg.val_frames)), cfg.input_long, (1.0, 1.0), True, cfg.workers)
+        SegFrame(x, y, z)
+        for x, y, z in make_frames(list(range(cfg.val_frames)), cfg.input_long, (1.0, 1.0), True, cfg.workers)
     ]
     render_s = time.perf_counter() - t0
     log.info("rendered %d + %d frames in %.0f s", len(frames), len(val), render_s)
     seed_everything(cfg.seed)
-    model = SegNet(cfg.widths)
+    model = SegNet(cfg.widths, instances=cfg.instances)
     sampler = CropSampler(frames, cfg.crop, cfg.seed)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -135,7 +246,7 @@ def train_seg(out_dir: Path, cfg: SegConfig, make_frames: FrameMaker, frames_rec
     for step in range(cfg.steps):
         model.train()
         x, y = sampler.batch(cfg.batch)
-        loss = _loss(model(torch.from_numpy(x)), torch.from_numpy(y), pos_weight)
+        loss = _loss(model(torch.from_numpy(x)), torch.from_numpy(y), pos_weight, cfg)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -153,8 +264,10 @@ def train_seg(out_dir: Path, cfg: SegConfig, make_frames: FrameMaker, frames_rec
     return {
         "input": {"long_side": cfg.input_long, "multiple": 16, "normalise": "exposure_minus_half"},
         "output_stride": OUTPUT_STRIDE,
-        "channels": list(CHANNELS),
-        "thresholds": {"core": 0.5, "card": 0.5, "boundary": 0.5, "hand": 0.5},
+        "channels": [*CHANNELS, *(INSTANCE_CHANNELS if cfg.instances else ())],
+        **({"offset_unit": OFFSET_UNIT} if cfg.instances else {}),
+        "thresholds": {"core": 0.5, "card": 0.5, "boundary": 0.5, "hand": 0.5}
+        | ({"center": CENTER_THRESHOLD} if cfg.instances else {}),
         "config": cfg_json,
         "recipe": recipe_text(cfg, frames_recipe),
         "validation": {"frames": len(val), **validation},

@@ -24,9 +24,10 @@ def test_tiny_seg_writes_every_file(tiny_seg: Path) -> None:
     for name in (*SEG.onnx, SEG.meta, SEG.card):
         assert (tiny_seg / name).is_file(), name
     meta = load_meta(SEG, tiny_seg)
-    assert meta["channels"] == ["core", "card", "boundary", "hand"]
+    assert meta["channels"][:4] == ["core", "card", "boundary", "hand"]
+    assert meta["channels"][4:] == ["center", "c0x", "c0y", "c1x", "c1y", "c2x", "c2y", "c3x", "c3y"]
     assert meta["command"] == "tableref train seg --tiny"
-    assert set(meta["validation"]) >= {"core_iou", "card_iou", "boundary_iou", "hand_iou"}
+    assert set(meta["validation"]) >= {"core_iou", "card_iou", "boundary_iou", "hand_iou", "center_recall"}
     card = (tiny_seg / SEG.card).read_text()
     assert meta["sha256"]["table_seg.onnx"] in card and "Seed 0" in card
     assert "tableref train seg --tiny" in card
@@ -49,6 +50,11 @@ def test_tiny_seg_runs_in_the_runtime(tiny_seg: Path) -> None:
     for m in (seg.core, seg.card, seg.boundary, seg.hand):
         assert m.dtype == np.float32 and np.all((m >= 0) & (m <= 1))
     assert seg.hand_mask().shape == (90, 160)
+    # the card-instance maps: centre probabilities and corner offsets at the maps' size
+    assert seg.center is not None and seg.center.shape == (32, 64)
+    assert seg.corners is not None and seg.corners.shape == (8, 32, 64)
+    for quad, prob in seg.card_quads(0.0):
+        assert quad.shape == (4, 2) and 0.0 <= prob <= 1.0
 
 
 def test_a_corrupt_model_names_the_file_and_the_command(tiny_seg: Path, tmp_path: Path) -> None:

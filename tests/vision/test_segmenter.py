@@ -8,15 +8,54 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from vision.cards.seg_frames import OUTPUT_STRIDE, make_targets
+from models.training.seg_data import flip_instance
+from vision.cards.seg_frames import OFFSET_UNIT, OUTPUT_STRIDE, make_instance_targets, make_targets
 from vision.segmenter import Segmenter, input_size
 
 HELD_OUT = 9_100_000
 """Scene seeds neither the training (7e6 +), validation (8e6 +) nor the bench (< 7e6) uses."""
 
 
-def _card(quad: list[list[float]], z: int = 0) -> SimpleNamespace:
-    return SimpleNamespace(quad=np.array(quad, np.float32), z=z)
+def _card(quad: list[list[float]], z: int = 0, visible: float = 1.0) -> SimpleNamespace:
+    return SimpleNamespace(quad=np.array(quad, np.float32), z=z, visible_fraction=visible)
+
+
+def _decode(inst: np.ndarray) -> list[np.ndarray]:
+    """The quads (output pixels) the instance targets give at their peaks."""
+    ys, xs = np.nonzero(inst[0] >= 0.999)
+    return [inst[2:, y, x].reshape(4, 2) * OFFSET_UNIT + [x, y] for x, y in zip(xs, ys, strict=True)]
+
+
+def test_instance_targets_give_each_touching_card_its_peak_and_corners() -> None:
+    # two touching cards, a third mostly under the second (not a peak), listed anticlockwise
+    cards = [
+        _card([[100, 100], [200, 100], [200, 240], [100, 240]]),
+        _card([[200, 100], [300, 100], [300, 240], [200, 240]], z=2),
+        _card([[260, 90], [260, 250], [360, 250], [360, 90]], z=1, visible=0.4),
+    ]
+    truth = SimpleNamespace(width=800, height=400, cards=cards, hand_mask=np.zeros((400, 800), bool))
+    inst = make_instance_targets(truth, 200, 100)
+    quads = sorted(_decode(inst), key=lambda q: q[:, 0].mean())
+    assert len(quads) == 2
+    # 1/4 scale, pixel centres: x' = (x + 0.5) / 4 - 0.5; corners clockwise, the first one kept
+    for q, x0 in zip(quads, (100, 200), strict=True):
+        want = (np.array([[x0, 100], [x0 + 100, 100], [x0 + 100, 240], [x0, 240]]) + 0.5) / 4 - 0.5
+        assert np.allclose(q, want, atol=1e-4)
+    # the offsets are learned around each peak only
+    assert 0 < inst[1].sum() < 200 and inst[1, 5, 5] == 0
+
+
+def test_flipped_instance_targets_stay_clockwise_and_on_the_corners() -> None:
+    cards = [_card([[120, 90], [230, 110], [217, 250], [105, 235]])]
+    truth = SimpleNamespace(width=800, height=400, cards=cards, hand_mask=np.zeros((400, 800), bool))
+    inst = make_instance_targets(truth, 200, 100)
+    (q,) = _decode(inst)
+    (qh,) = _decode(flip_instance(inst[:, :, ::-1], horizontal=True))
+    (qv,) = _decode(flip_instance(inst[:, ::-1], horizontal=False))
+    for f, mirrored in ((qh, q * [-1, 1] + [199, 0]), (qv, q * [1, -1] + [0, 99])):
+        d1, d2 = f[1] - f[0], f[2] - f[1]
+        assert d1[0] * d2[1] - d1[1] * d2[0] > 0  # clockwise on screen
+        assert np.allclose(np.sort(f, axis=0), np.sort(mirrored, axis=0), atol=1e-4)
 
 
 def test_targets_give_touching_cards_disjoint_cores() -> None:

@@ -111,6 +111,23 @@ class FinderConfig:
     0.59) for no recall."""
     seg_refine: float = 1.2
     """A segmenter quad's sides are first fitted to edges within this many map pixels (0: not)."""
+    peak_split: bool = True
+    """A mask blob holding two or more of the segmenter's card centres is also split at them
+    (touching cards merged into one blob), when the model has card instances."""
+    drop_multi_centre: bool = False
+    """Drop a classical candidate that holds two or more of the segmenter's card centres."""
+    instances: bool = True
+    """Take the segmenter's card instances (a centre peak and its four corners: touching cards and
+    a pile's top card each their own) as candidates, when the model has them."""
+    inst_threshold: float = 0.3
+    """A centre peak at least this probable is a candidate."""
+    inst_fill_only: bool = False
+    """Instance quads only where no classical candidate lies (IoU <= 0.3)."""
+    inst_min_side_support: float = 0.4
+    """Every side of an instance quad has at least this fraction on an edge (touching cards'
+    shared side is a weak edge)."""
+    inst_min_support: float = 0.7
+    """An instance quad's outline as a whole has at least this fraction on an edge."""
     snap: SnapConfig | None = field(default_factory=SnapConfig)
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
@@ -259,11 +276,55 @@ def _split_watershed(blob: np.ndarray) -> list[np.ndarray]:
     return [((markers == i) & (blob > 0)).astype(np.uint8) * 255 for i in range(1, n)]
 
 
+def _split_at_peaks(blob: np.ndarray, peaks: np.ndarray) -> list[np.ndarray]:
+    """Split a blob (uint8 0/255) into one part per card centre (``peaks``, (N, 2) in the blob's
+    pixels): a watershed from a small disc at each centre, over a flat relief, so touching cards
+    in a row part half-way between their centres."""
+    markers = np.zeros(blob.shape, np.int32)
+    for k, (x, y) in enumerate(np.round(peaks).astype(int)):
+        cv2.circle(markers, (int(x), int(y)), 2, k + 1, -1)
+    markers[blob == 0] = len(peaks) + 1
+    cv2.watershed(np.zeros((*blob.shape, 3), np.uint8), markers)
+    return [((markers == k + 1) & (blob > 0)).astype(np.uint8) * 255 for k in range(len(peaks))]
+
+
+def _peak_split(
+    c: np.ndarray, peaks: np.ndarray, shape: tuple[int, int], img_area: float, cfg: FinderConfig
+) -> list[tuple[np.ndarray, float]]:
+    """Quads of a blob's parts, one per learned card centre inside it (two or more)."""
+    inside = [p for p in peaks if cv2.pointPolygonTest(c, (float(p[0]), float(p[1])), True) > 2.0]
+    if len(inside) < 2:
+        return []
+    x, y, w, h = cv2.boundingRect(c)
+    pad = 2
+    blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(blob, [c], -1, 255, cv2.FILLED, offset=(pad - x, pad - y))
+    shift = np.float32([x - pad, y - pad])
+    out = []
+    for part in _split_at_peaks(blob, np.float32(inside) - shift):
+        pcs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not pcs:
+            continue
+        pc = max(pcs, key=cv2.contourArea)
+        q = fit_quad(pc)
+        if q is None:
+            continue
+        s = _score(cv2.contourArea(pc), q, img_area, cfg)
+        if s > 0 and not _on_border(q + shift, shape):
+            out.append((q + shift, s * 0.9))
+    return out
+
+
 def _candidates(
-    mask: np.ndarray, img_area: float, cfg: FinderConfig, nested: bool = False
+    mask: np.ndarray,
+    img_area: float,
+    cfg: FinderConfig,
+    nested: bool = False,
+    peaks: np.ndarray | None = None,
 ) -> list[tuple[np.ndarray, float]]:
     """(quad, score) for every blob of the mask that looks like one card, splitting the others
-    (``nested``: every component, also those inside holes of others, none split)."""
+    (``nested``: every component, also those inside holes of others, none split; ``peaks``: the
+    learned card centres, working-image pixels: a blob holding two or more is also split at them)."""
     out: list[tuple[np.ndarray, float]] = []
     min_area = cfg.min_area_frac * img_area
     max_area = cfg.max_area_frac * img_area
@@ -277,6 +338,8 @@ def _candidates(
         area = cv2.contourArea(c)
         if area < 0.6 * min_area or (nested and area > max_area):
             continue
+        if peaks is not None and len(peaks) >= 2 and not nested and area <= 6 * max_area:
+            out += _peak_split(c, peaks, mask.shape[:2], img_area, cfg)
         quad = fit_quad(c)
         score = _score(area, quad, img_area, cfg) if quad is not None else 0.0
         if score > 0 and _on_border(quad, mask.shape[:2]):
@@ -347,14 +410,52 @@ def _seg_candidates(
     return out
 
 
+def _instance_candidates(
+    seg: Segmentation,
+    scale: float,
+    origin: tuple[int, int],
+    shape: tuple[int, int],
+    img_area: float,
+    cfg: FinderConfig,
+    grey: np.ndarray | None = None,
+) -> list[tuple[np.ndarray, float]]:
+    """Quads of the segmenter's card centres (each peak's four corners), in the working image's
+    pixels, fitted to the working image's edges (``grey``)."""
+    out: list[tuple[np.ndarray, float]] = []
+    search = cfg.seg_refine * scale / max(seg.scale)
+    for quad, prob in seg.card_quads(cfg.inst_threshold):
+        quad = order_quad(((quad - np.float32(origin)) * np.float32(scale)).astype(np.float32))
+        if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+            continue
+        if grey is not None and cfg.seg_refine > 0:
+            quad, _ = refine_quad(grey, quad, search_px=max(3.0, search))
+            quad = order_quad(quad)
+        s = _score(quad_area(quad), quad, img_area, cfg)
+        if s <= 0 or _on_border(quad, shape):
+            continue
+        out.append((quad, s * (0.6 + 0.4 * prob)))
+    return out
+
+
+def _centres_inside(quad: np.ndarray, centres: np.ndarray) -> int:
+    """How many of the points lie inside the quad, at least a tenth of its side from the edge."""
+    if len(centres) == 0:
+        return 0
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    near = centres[((centres >= lo) & (centres <= hi)).all(axis=1)]
+    margin = 0.1 * np.sqrt(max(quad_area(quad), 1.0))
+    contour = quad.reshape(-1, 1, 2).astype(np.float32)
+    return sum(cv2.pointPolygonTest(contour, (float(x), float(y)), True) > margin for x, y in near)
+
+
 def _mask_candidates(
-    mask: np.ndarray, cut: np.ndarray, img_area: float, cfg: FinderConfig
+    mask: np.ndarray, cut: np.ndarray, img_area: float, cfg: FinderConfig, peaks: np.ndarray | None = None
 ) -> list[tuple[np.ndarray, float]]:
     """Candidates of a card mask: blobs split along edges, and whole blobs (a card's margin
-    can be cut by its own print)."""
+    can be cut by its own print); ``peaks``: learned card centres to split blobs at."""
     carved = _fill_holes(cv2.bitwise_and(mask, cut))
-    out = _candidates(carved, img_area, cfg)
-    out += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg)]
+    out = _candidates(carved, img_area, cfg, peaks=peaks)
+    out += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg, peaks=peaks)]
     return out
 
 
@@ -518,9 +619,16 @@ def find_cards(
     white = cv2.morphologyEx(
         card_mask(small, cfg, ref_long=max(h, w) * scale), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
     )
+    seg = segmentation
+    if cfg.segmenter and seg is None:
+        seg = Segmenter.load().segment(image, frame_size=(w, h), offset=(ox, oy))
+    centres = np.zeros((0, 2), np.float32)
+    if seg is not None:
+        centres = (seg.card_centres(cfg.inst_threshold)[0] - np.float32([ox, oy])) * np.float32(scale)
+    peaks = centres if cfg.peak_split and len(centres) >= 2 else None
     # (candidates, whether each must prove it is not table-coloured)
     sources: list[tuple[list[tuple[np.ndarray, float]], bool]] = []
-    white_cands = _mask_candidates(white, cut, img_area, cfg)
+    white_cands = _mask_candidates(white, cut, img_area, cfg, peaks)
     # Bright cards on a darker table; but on a cloth with white checks, white is table colour.
     bsz = max(2, int(0.03 * min(white.shape)))
     band_white = float(
@@ -540,32 +648,39 @@ def find_cards(
             table_model_mask(half, colours), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST
         )
         fg = cv2.morphologyEx(foreground, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        sources.append((_mask_candidates(fg, cut, img_area, cfg), True))
+        sources.append((_mask_candidates(fg, cut, img_area, cfg, peaks), True))
     if cfg.edge_loops:
         # Regions enclosed by edges (a card's outline, the gaps around touching cards).
         sources.append(([(q, s * 0.9) for q, s in _candidates(cut, img_area, cfg, nested=True)], True))
-    seg = segmentation
-    if cfg.segmenter and seg is None:
-        seg = Segmenter.load().segment(image, frame_size=(w, h), offset=(ox, oy))
     n_classical = sum(len(c) for c, _ in sources)
     if seg is not None:
         grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if cfg.seg_refine > 0 else None
         seg_cands = _seg_candidates(seg, scale, (ox, oy), small.shape[:2], img_area, cfg, grey_small)
         sources.append((seg_cands, False))
+    n_seg = sum(len(c) for c, _ in sources)
+    if seg is not None and cfg.instances and seg.center is not None:
+        grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        inst = _instance_candidates(seg, scale, (ox, oy), small.shape[:2], img_area, cfg, grey_small)
+        sources.append((inst, False))
     # Edge support: a card's outline lies on strong gradient all round.
     band = cv2.dilate(mag, np.ones((9, 9), np.uint8))
     # How exactly a quad's sides lie on edges (ranks overlapping candidates: a card with its
     # cast shadow, or with the card beneath a pile's top card, is a worse fit than the card).
     tight = cv2.dilate(mag, np.ones((5, 5), np.uint8))
     supported = []
+    merged: list[bool] = []
     n_supported = 0
     k = 0
     for cands, check_colour in sources:
         for q, s in cands:
             k += 1
             learned = k > n_classical
+            instance = k > n_seg
             sup = side_support(band, q, support_level)
-            if sup.min() < cfg.min_side_support or sup.mean() < cfg.min_support:
+            if instance:
+                if sup.min() < cfg.inst_min_side_support or sup.mean() < cfg.inst_min_support:
+                    continue
+            elif sup.min() < cfg.min_side_support or sup.mean() < cfg.min_support:
                 continue
             if (
                 check_colour
@@ -580,12 +695,21 @@ def find_cards(
                 and seg.fraction(seg.card, q / scale + np.float32([ox, oy])) < cfg.seg_veto
             ):
                 continue
-            if learned and cfg.seg_fill_only:
+            n_centres = _centres_inside(q, centres)
+            if not learned and n_centres >= 2 and cfg.drop_multi_centre:
+                continue
+            if learned and (cfg.inst_fill_only if instance else cfg.seg_fill_only):
                 area = quad_area(q)
-                if any(_iou_fast(q, area, c, quad_area(c)) > 0.3 for c, _ in supported[:n_supported]):
+                # a classical quad over two or more card centres (touching cards merged) does not
+                # hold the learned ones back
+                if any(
+                    _iou_fast(q, area, c, quad_area(c)) > 0.3 and not multi
+                    for (c, _), multi in zip(supported[:n_supported], merged, strict=False)
+                ):
                     continue
             fit = float(side_support(tight, q, 1.5 * support_level).mean())
             supported.append((q, s * (0.5 + 0.5 * fit)))
+            merged.append(n_centres >= 2)
             if not learned:
                 n_supported = len(supported)
     cands = _dedupe(supported)

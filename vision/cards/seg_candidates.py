@@ -31,17 +31,28 @@ class SegInstance:
     """Mean core probability over the instance's core component."""
 
 
-def _labels(seg: Segmentation, core_thr: float, card_thr: float, min_core_px: int) -> tuple[int, np.ndarray]:
-    """(number of labels + 1, int32 label map): core components grown into the card map."""
+def _labels(
+    seg: Segmentation, core_thr: float, card_thr: float, min_core_px: int, centre_thr: float = 0.3
+) -> tuple[int, np.ndarray]:
+    """(number of labels + 1, int32 label map): core components grown into the card map (a core
+    holding two or more card centres split into its centres)."""
     core = (seg.core >= core_thr).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+    # a core holding two or more card centres (touching cards' cores run together at the map's
+    # scale) gives way to its centres as markers
+    xs, ys = seg.peak_pixels(centre_thr)
+    per_core = np.bincount(labels[ys, xs], minlength=n) if len(xs) else np.zeros(n, int)
     keep = np.zeros(n, np.int32)
     k = 0
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] >= min_core_px:
+        if stats[i, cv2.CC_STAT_AREA] >= min_core_px and per_core[i] < 2:
             k += 1
             keep[i] = k
     labels = keep[labels]
+    for x, y, c in zip(xs.tolist(), ys.tolist(), labels[ys, xs].tolist(), strict=True):
+        if c == 0 and core[y, x]:
+            k += 1
+            cv2.circle(labels, (x, y), 1, k, -1)
     if k == 0:
         return 1, labels
     card = (seg.card >= card_thr) | (labels > 0)

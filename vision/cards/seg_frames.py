@@ -13,6 +13,15 @@ network's output resolution (half the input's), in :data:`vision.segmenter.CHANN
 - ``boundary``: pixels where the owner changes between a card and anything else;
 - ``hand``: the renderer's hand and arm mask.
 
+and the card *instance* targets (:func:`make_instance_targets`, CenterNet-style: every card at least
+:data:`CENTER_MIN_VISIBLE` visible is one peak, even touching cards and a pile's top card):
+
+- ``center``: a Gaussian at each such card's centre (the mean of its corners), sigma
+  :data:`CENTER_SIGMA` of its side;
+- ``weight``: where the corner offsets are learned (the nearest peak's Gaussian above 0.3);
+- 8 ``offsets``: the card's four corners (clockwise on screen) minus the pixel, in output pixels
+  divided by :data:`OFFSET_UNIT` (the loss takes the best of the four cyclic orders).
+
 Training seeds start at :data:`SEED_BASE`, validation seeds at :data:`VAL_SEED_BASE`, far from
 the bench's (``seed * 100_003 + i``, i below 2000, for bench seeds below 70).
 """
@@ -40,12 +49,21 @@ OUTPUT_STRIDE = 2
 CORE_SHRINK = 0.15
 """A card's core: its visible area eroded by this fraction of the card's side (at output scale)."""
 
+CENTER_MIN_VISIBLE = 0.5
+"""A card at least this visible is a centre peak (the bench counts cards >= 0.8 visible)."""
+CENTER_SIGMA = 0.12
+"""The centre Gaussian's sigma, as a fraction of the card's side (clipped to 0.8 .. 3 output px)."""
+OFFSET_UNIT = 8.0
+"""Corner offsets are learned in units of this many output pixels."""
+
 RECIPE = (
     f"vision.render.random_scene(seed {SEED_BASE} + i) (validation: {VAL_SEED_BASE} + i), layouts cycling"
     " through scattered/rows/piles/fanned/overlapping/touching, decks twinit/themind/trio/lineit, frame"
     f" size drawn from {list(FRAME_SIZES)}, 0..2 hands, props (vision/cards/seg_frames.py). Targets at"
     f" 1/{OUTPUT_STRIDE} of the input: card cores (visible area eroded by {CORE_SHRINK:.2f} x the card's"
-    " side), visible card area, card boundaries, hand/arm mask. Rendered frames only: no real photo."
+    " side), visible card area, card boundaries, hand/arm mask; card centre heat map (cards >="
+    f" {CENTER_MIN_VISIBLE} visible, sigma {CENTER_SIGMA} x side) with the four corner offsets"
+    f" (/ {OFFSET_UNIT:g}) around each centre. Rendered frames only: no real photo."
 )
 
 
@@ -95,6 +113,55 @@ def make_targets(truth: object, out_w: int, out_h: int) -> np.ndarray:
     return np.stack([core, card, boundary, hand]).astype(np.uint8)
 
 
+def clockwise(quad: np.ndarray) -> np.ndarray:
+    """The quad's corners in clockwise order on screen (x right, y down), same first corner."""
+    q = np.asarray(quad, np.float64)
+    d1, d2 = q[1] - q[0], q[2] - q[1]
+    if d1[0] * d2[1] - d1[1] * d2[0] < 0:
+        q = q[[0, 3, 2, 1]]
+    return q
+
+
+def make_instance_targets(truth: object, out_w: int, out_h: int) -> np.ndarray:
+    """(10, out_h, out_w) float32: centre heat, offset weight, 8 corner offsets (see the module
+    docstring) of a rendered frame's truth."""
+    width, height = truth.width, truth.height  # type: ignore[attr-defined]
+    fx, fy = out_w / width, out_h / height
+    out = np.zeros((10, out_h, out_w), np.float32)
+    owner_heat = np.zeros((out_h, out_w), np.float32)
+    cards = list(truth.cards)  # type: ignore[attr-defined]
+    # upper cards last: where two peaks' Gaussians tie, the upper card owns the offsets
+    for i in sorted(range(len(cards)), key=lambda i: (cards[i].z, i)):
+        c = cards[i]
+        if c.visible_fraction < CENTER_MIN_VISIBLE:
+            continue
+        q = clockwise(to_output(c.quad, fx, fy))
+        centre = q.mean(axis=0)
+        side = float(np.sqrt(max(cv2.contourArea(q.astype(np.float32)), 1.0)))
+        sigma = float(np.clip(CENTER_SIGMA * side, 0.8, 3.0))
+        r = int(np.ceil(3 * sigma))
+        cx, cy = int(np.rint(centre[0])), int(np.rint(centre[1]))
+        x0, x1 = max(0, cx - r), min(out_w, cx + r + 1)
+        y0, y1 = max(0, cy - r), min(out_h, cy + r + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        xs = np.arange(x0, x1, dtype=np.float32)[None, :]
+        ys = np.arange(y0, y1, dtype=np.float32)[:, None]
+        g = np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * sigma * sigma))
+        g /= g.max()  # 1 at the pixel nearest the centre: the peak to find
+        heat = out[0, y0:y1, x0:x1]
+        np.maximum(heat, g, out=heat)
+        own = (g >= 0.3) & (g >= owner_heat[y0:y1, x0:x1])
+        owner_heat[y0:y1, x0:x1][own] = g[own]
+        out[1, y0:y1, x0:x1][own] = 1.0
+        for k in range(4):
+            dx = (q[k, 0] - xs) / OFFSET_UNIT + np.zeros_like(ys)
+            dy = (q[k, 1] - ys) / OFFSET_UNIT + np.zeros_like(xs)
+            out[2 + 2 * k, y0:y1, x0:x1][own] = dx[own]
+            out[3 + 2 * k, y0:y1, x0:x1][own] = dy[own]
+    return out
+
+
 def frame_spec(index: int, base: int = SEED_BASE) -> object:
     """The scene of frame ``index`` counted from seed ``base``."""
     from vision.render.scene_layout import LAYOUTS, random_scene
@@ -108,9 +175,10 @@ def frame_spec(index: int, base: int = SEED_BASE) -> object:
 
 def make_frame(
     index: int, input_long: int, jitter: tuple[float, float], base: int = SEED_BASE
-) -> tuple[np.ndarray, np.ndarray]:
-    """(input (h, w, 3) float16, targets (4, h / 2, w / 2) uint8) of frame ``index``: rendered,
-    scaled to a long side of ``input_long`` x a factor drawn in ``jitter``."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(input (h, w, 3) float16, targets (4, h / 2, w / 2) uint8, instance targets (10, h / 2,
+    w / 2) float16) of frame ``index``: rendered, scaled to a long side of ``input_long`` x a
+    factor drawn in ``jitter``."""
     from vision.render.scene import render
 
     cv2.setNumThreads(1)
@@ -119,10 +187,13 @@ def make_frame(
     w, h = input_size(truth.width, truth.height, input_long * float(rng.uniform(*jitter)))
     small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
     x = (normalise_exposure(small) - 0.5).astype(np.float16)
-    return x, make_targets(truth, w // OUTPUT_STRIDE, h // OUTPUT_STRIDE)
+    ow, oh = w // OUTPUT_STRIDE, h // OUTPUT_STRIDE
+    return x, make_targets(truth, ow, oh), make_instance_targets(truth, ow, oh).astype(np.float16)
 
 
-def _make_frame_args(args: tuple[int, int, tuple[float, float], int]) -> tuple[np.ndarray, np.ndarray]:
+def _make_frame_args(
+    args: tuple[int, int, tuple[float, float], int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return make_frame(*args)
 
 
@@ -132,7 +203,7 @@ def make_frames(
     jitter: tuple[float, float],
     validation: bool = False,
     workers: int = 1,
-) -> list[tuple[np.ndarray, np.ndarray]]:
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Training (or validation) frames in index order; ``workers`` processes render them (the
     frames do not depend on it)."""
     base = VAL_SEED_BASE if validation else SEED_BASE

@@ -16,8 +16,11 @@ from vision.render.board import (
 )
 
 
-def _bench_board(seed: int, index: int) -> tuple[BoardSpec, BoardScene, BoardScene]:
-    """(spec, the board without hands, with them) as the quick render suite draws board ``index``."""
+def _bench_board(
+    seed: int, index: int, width: int = 1280, height: int = 720
+) -> tuple[BoardSpec, BoardScene, BoardScene]:
+    """(spec, the board without hands, with them) as the quick render suite draws board ``index``
+    (the full suite draws the same boards at 1920 x 1080)."""
     rng = random.Random(seed)
     for _ in range(index + 1):
         colours = rng.choice([("red", "black"), ("red", "grey")])
@@ -26,8 +29,10 @@ def _bench_board(seed: int, index: int) -> tuple[BoardSpec, BoardScene, BoardSce
         scene_seed = rng.randrange(1 << 30)
         hands = rng.choice([0, 1, 1, 2])
     tex, truth = render_board_texture("twixt", pegs, links, colours, style=style)
-    clear = compositor_board_scene(scene_seed, tex, truth, 1280, 720, hands=0)
-    scene = clear if hands == 0 else compositor_board_scene(scene_seed, tex, truth, 1280, 720, hands=hands)
+    clear = compositor_board_scene(scene_seed, tex, truth, width, height, hands=0)
+    scene = (
+        clear if hands == 0 else compositor_board_scene(scene_seed, tex, truth, width, height, hands=hands)
+    )
     return BoardSpec.twixt(colours=colours), clear, scene
 
 
@@ -162,3 +167,14 @@ def test_dark_pegs_are_judged_by_their_ring_more_than_their_highlight() -> None:
         near = scene.covered(2.0 * scene.truth.geometry.pitch_mm) & spec.valid_mask()
         assert not ((reading.matrix >= 0) & (reading.matrix != truth)).any()
         assert (reading.matrix == truth)[spec.valid_mask() & ~near].all()
+
+
+def test_a_link_of_the_other_colour_crossing_a_segment_is_no_bridge() -> None:
+    """Seed 5, board 4 at 1920 x 1080: a red bridge crosses the segment between two grey pegs a
+    knight's move apart that nothing joins; its samples, nearer red than grey, once voted for a
+    grey link (a false link: links never cross)."""
+    spec, clear, scene = _bench_board(5, 4, 1920, 1080)
+    reading = _read(spec, clear, scene)
+    assert scene.truth.pegs[2, 17] == scene.truth.pegs[3, 15] == 2
+    assert (2, 17, 3, 15) not in reading.links
+    assert set(reading.links) == set(scene.truth.links)

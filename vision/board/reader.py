@@ -182,6 +182,9 @@ QUAD_STONE = 0.3
 MEMORY_REACH = 3
 """A hand within this many holes (or in a white patch that reaches there) makes a hole's earlier
 reading void (see ``BoardReader._recall``)."""
+LINK_OTHER = 2.0
+"""A link sample counts for its colour only when no more than this many times as far from it as from
+the other colour."""
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
 LINK_T = np.linspace(0.24, 0.76, 8)
 
@@ -1313,7 +1316,12 @@ class BoardReader:
             proto = share[..., None] * proto
         d_peg = np.linalg.norm(v - proto, axis=-1)
         d_board = np.linalg.norm(v, axis=-1)
-        votes = (d_peg < d_board).sum(1)
+        # Links never cross, but a bridge of the other colour may cross the segment between two
+        # pegs that no bridge joins: a sample much nearer the other colour (LINK_OTHER) is no
+        # vote for this one.
+        other = np.broadcast_to(self.prototypes[3 - colour, 3:][:, None, :], v.shape)
+        d_other = np.linalg.norm(v - other, axis=-1)
+        votes = ((d_peg < d_board) & (d_peg <= LINK_OTHER * d_other)).sum(1)
         clip = self._clipped[p[:, 0], p[:, 1]] | self._clipped[p[:, 2], p[:, 3]]
         if clip.any():
             # On a board clipped at white, a bridge is seen as its pegs are (see _clipped_holes):

@@ -41,7 +41,9 @@ def problems(setup: Setup, state: TwinItState) -> list[str]:
             captured += cap.cards
             if cap.cards != 2 and cap.cards != 3:
                 out.append(f"{setup.players[seat]} holds a capture of {cap.cards} cards")
-    placed = in_piles + len(state.table) + captured + state.aside
+    if state.lost < 0:
+        out.append(f"{state.lost} cards lost track of")
+    placed = in_piles + len(state.table) + captured + state.aside + state.lost
     if state.phase == "setup":
         if placed or state.next_id or state.turn is not None or state.taboo:
             out.append("cards are on the table before the deal")

@@ -15,6 +15,7 @@ from referee.twinit.types import (
     Capture,
     Claim,
     Deal,
+    Empty,
     End,
     Loc,
     Pile,
@@ -182,7 +183,9 @@ def parse_action(obj: Mapping[str, Any], players: Sequence[str]) -> Action:
         return End()
     if kind == "turn":
         return Turn(r.seat(r.get("player"), "player"))
-    raise r.fail(f"unknown type {kind!r}: expected deal, start, reveal, play, claim, tie, end or turn")
+    if kind == "empty":
+        return Empty(r.seat(r.get("player"), "player"))
+    raise r.fail(f"unknown type {kind!r}: expected deal, start, reveal, play, claim, tie, end, turn or empty")
 
 
 def action_to_json(action: Action) -> dict[str, JSON]:
@@ -233,6 +236,8 @@ def action_to_json(action: Action) -> dict[str, JSON]:
         return {"type": "end"}
     if isinstance(action, Turn):
         return {"type": "turn", "player": action.player}
+    if isinstance(action, Empty):
+        return {"type": "empty", "player": action.player}
     raise TypeError(f"not a Twin It action: {action!r}")
 
 
@@ -248,6 +253,7 @@ def state_to_json(state: TwinItState) -> dict[str, JSON]:
         "next_id": state.next_id,
         "taboo": list(state.taboo),
         "aside": state.aside,
+        **({"lost": state.lost} if state.lost else {}),
     }
 
 
@@ -284,6 +290,7 @@ def state_from_json(obj: Mapping[str, Any]) -> TwinItState:
             next_id=int_(obj["next_id"]),
             taboo=tuple(str_(t) for t in obj["taboo"]),
             aside=int_(obj["aside"]),
+            lost=int_(obj.get("lost", 0)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidState):

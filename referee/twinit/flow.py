@@ -21,6 +21,7 @@ from referee.twinit.types import (
     PILE,
     TABLE,
     Deal,
+    Empty,
     End,
     Pile,
     Play,
@@ -276,3 +277,33 @@ def turn(setup: Setup, state: TwinItState, action: Turn) -> Result:
         f"La table indique que c'est à {name} de jouer.",
         player=action.player,
     ), evolve(state, turn=action.player)
+
+
+def empty(setup: Setup, state: TwinItState, action: Empty) -> Result:
+    """The table shows a pile empty (see :class:`Empty`): its cards are counted as lost, and the
+    turn passes on if it was that player's."""
+    if setup.mode in COOP_MODES:
+        return refused(
+            "no_piles",
+            "There are no piles in the cooperative minute.",
+            "Il n'y a pas de pioches dans la minute coopérative.",
+        ), state
+    if (shut := closed(state)) is not None:
+        return shut
+    name = setup.players[action.player]
+    size = state.piles[action.player].size
+    if size == 0:
+        return refused(
+            "empty_pile", f"{name}'s pile is already empty.", f"La pioche {de(name)} est déjà vide."
+        ), state
+    piles = tuple(Pile(0) if seat == action.player else p for seat, p in enumerate(state.piles))
+    turn = state.turn
+    if turn == action.player:
+        turn = next_with_cards(piles, action.player, include=False)
+    return valid(
+        "pile_empty",
+        f"The table shows {name}'s pile empty: {size} card(s) the referee counted there are lost track of.",
+        f"La table montre la pioche {de(name)} vide : {size} carte(s) que l'arbitre y comptait sont perdues.",
+        player=action.player,
+        lost=size,
+    ), evolve(state, piles=piles, turn=turn, lost=state.lost + size)

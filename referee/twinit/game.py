@@ -23,7 +23,20 @@ from referee.memo import LastResolution
 from referee.protocol import Game, GameConfig
 from referee.twinit import checks, claims, codec, cooperative, flow, sampler, scoring
 from referee.twinit.options import COOP_MODES, MODES, Setup, read_options
-from referee.twinit.types import Action, Claim, Deal, End, Pile, Play, Reveal, Start, Tie, Turn, TwinItState
+from referee.twinit.types import (
+    Action,
+    Claim,
+    Deal,
+    Empty,
+    End,
+    Pile,
+    Play,
+    Reveal,
+    Start,
+    Tie,
+    Turn,
+    TwinItState,
+)
 from referee.types import JSON, Outcome, Ruling, refused
 
 
@@ -111,6 +124,8 @@ class TwinItGame(Game[TwinItState, Action]):
             return flow.end(setup, state, action)
         if isinstance(action, Turn):
             return flow.turn(setup, state, action)
+        if isinstance(action, Empty):
+            return flow.empty(setup, state, action)
         raise TypeError(f"not a Twin It action: {action!r}")
 
     def judge(self, state: TwinItState, action: Action) -> Ruling:

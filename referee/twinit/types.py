@@ -89,6 +89,9 @@ class TwinItState:
     """Taboo motifs still binding the taboo player (Motifs Tabous variant)."""
     aside: int = 0
     """Cards set aside out of play (the taboo cards)."""
+    lost: int = 0
+    """Cards the referee lost track of: a pile the table showed empty while the referee still
+    counted cards in it (captures it missed took them; see :class:`Empty`)."""
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -182,7 +185,16 @@ class Turn:
     """The seat to play next."""
 
 
-Action = Deal | Start | Reveal | Play | Claim | Tie | End | Turn
+@dataclass(frozen=True)
+class Empty:
+    """The table shows a player's pile empty though the referee still counts cards in it: a
+    correction (captures it missed took them); the pile's cards are counted as lost."""
+
+    player: int
+    """The seat whose pile is empty."""
+
+
+Action = Deal | Start | Reveal | Play | Claim | Tie | End | Turn | Empty
 
 
 def evolve(state: TwinItState, **changes: object) -> TwinItState:

@@ -54,3 +54,17 @@ def test_a_turn_for_no_seat_is_malformed() -> None:
     game, _ = dealt()
     with pytest.raises(MalformedAction, match="player"):
         game.parse_action({"type": "turn", "player": 7})
+
+
+def test_the_table_shows_a_pile_empty_its_cards_are_lost_track_of_and_the_turn_passes() -> None:
+    game, state = dealt()
+    action = game.parse_action({"type": "empty", "player": 0})
+    assert game.action_to_json(action) == {"type": "empty", "player": 0}
+    state, ruling = game.apply(state, action)
+    assert ruling.applies and ruling.reason.code == "pile_empty" and ruling.details["lost"] == 3
+    assert state.piles[0].size == 0 and state.turn == 1 and state.lost == 3
+    assert game.check_state(state) == []
+    assert game.state_from_json(game.state_to_json(state)) == state
+    assert game.judge(state, action).reason.code == "empty_pile"
+    state, ruling = game.apply(state, game.parse_action({"type": "play", "player": 1, "face": "b"}))
+    assert ruling.applies and state.turn == 2

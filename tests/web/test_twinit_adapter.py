@@ -298,6 +298,27 @@ def test_a_card_played_from_another_pile_than_the_turn_players_corrects_the_turn
     assert state["piles"][1][1] is not None and state["turn"] == 1
 
 
+def test_a_pile_the_referee_waits_on_that_the_table_shows_empty_is_logged_empty(tmp_path: Path) -> None:
+    """Ben plays his last card (captures the camera missed took the rest): the referee waits for
+    his pile's next card, the table shows no pile there. After a while with no hand over the table
+    the pile is logged empty and play goes on."""
+    live, _ad, table = pile_game(tmp_path)
+    after = [card(1, P[0], *MIDDLE), card(3, P[1], *BOTTOM), card(2, P[1], 900, 380)]
+    for _ in range(20):
+        table.show(after)
+    size, top = live.snapshot_state()["piles"][1]
+    assert size > 0 and top is None  # still waiting for Ben's next card
+    table.show(after[:2], [hand_on(1, "top", card(9, P[0], *TOP))])  # a hand over his pile: wait again
+    for _ in range(25):
+        table.show(after)
+    assert live.snapshot_state()["piles"][1][0] > 0
+    for _ in range(10):
+        table.show(after)
+    assert live.entries[-1]["action"] == {"type": "empty", "player": 1}
+    state = live.snapshot_state()
+    assert state["piles"][1] == [0, None] and state["turn"] == 0
+
+
 def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:
     """Vision slow while the cards slide (few frames), then hands reach for the spread at once:
     two frames at rest are enough (the full bench's seed 3: its minute never started)."""

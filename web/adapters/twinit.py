@@ -14,7 +14,7 @@ ids. A player's area is the band along their image edge (their pile and their ca
 The referee's record is checked against the camera's table (resync): a new card that surely came
 from another pile than the turn player's logs the table's turn first (a missed capture's restart),
 and a card the referee turned over that stays unchanged is read again, so a drift heals instead of
-lasting the game.
+lasting the game; so does a pile the referee waits on that the table shows empty.
 Slaps and their evidence policy live in :mod:`web.adapters.twinit_slaps`, the cooperative minute
 in :mod:`web.adapters.twinit_minute`, the pattern comparisons in :mod:`web.adapters.twinit_match`.
 """
@@ -121,6 +121,8 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
         self._stack_at: float | None = None
         self._spread_whole_at: float | None = None
         self._turned_since: dict[int, float] = {}
+        self._empty_since: dict[int, float] = {}
+        """Seat whose pile's next card the referee waits for -> since when no card lies there."""
         """Table card the referee turned over -> when the camera was first seen to still show it."""
         """When nearly every card was last seen spread apart (see ``Minute._whole_spread``)."""
         self._stack_from: float | None = None
@@ -272,12 +274,18 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
             self._competitive(snapshot)
         if not self.coop and phase == "play" and not obs.hands:
             self._resync_turned(mono)
-        elif self._turned_since:  # a hand reaching for a card to turn over: its wait starts again
+            self._resync_piles(obs, mono)
+        else:  # a hand reaching for a card to turn over, or over a pile: its wait starts again
             reached = [
                 c for c in self._turned_since if c in self.table_at and under_a_hand(obs, self.table_at[c])
             ]
             for card in reached:
                 self._turned_since[card] = mono
+            self._empty_since = {
+                s: t
+                for s, t in self._empty_since.items()
+                if s in self.pile_at and under_a_hand(obs, self.pile_at[s]) is None
+            }
 
     def _note_views(self, obs: TableObservation, image: np.ndarray | None, mono: float) -> None:
         """The newest unhidden view of every place a card lies (a slap is judged from these), and
@@ -425,6 +433,31 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.view_at[("table", card)] = view
                 self.face_shown[spot.track] = face
                 self._turned_since.pop(card, None)
+
+    def _resync_piles(self, obs: TableObservation, mono: float) -> None:
+        """The referee's piles against the camera's: a pile whose next card the referee waits for,
+        whose place has shown no card, with no hand over the table, for :data:`RESYNC_S`, is empty
+        on the table (captures the camera missed took its cards). The table's empty pile is logged
+        as a correction (a referee waiting for that card refused every later play: the full
+        bench's seeds 0 and 1)."""
+        state = self.live.snapshot_state()
+        waiting = {
+            seat
+            for seat, (size, top) in enumerate(state.get("piles", []))
+            if size > 0 and top is None and seat in self.pile_at
+        }
+        self._empty_since = {s: t for s, t in self._empty_since.items() if s in waiting}
+        seen = visible_spots(obs)
+        for seat in sorted(waiting):
+            if nearest(seen, self.pile_at[seat], self.stable.card_px) is not None:
+                self._empty_since.pop(seat, None)  # a card lies there: it will be read
+                continue
+            since = self._empty_since.setdefault(seat, mono)
+            if mono - since < RESYNC_S - 1e-6:
+                continue
+            self._empty_since.pop(seat, None)
+            if self.propose({"type": "empty", "player": seat}, {"resync": "no card at the pile's place"}):
+                log.info("resync: %s's pile is empty on the table", self.live.game.players[seat])
 
     def _deal(self, snapshot: list[Spot]) -> None:
         tops: dict[int, Spot] = {}

@@ -36,7 +36,7 @@ from vision.cards.segment import table_colours
 from vision.errors import InputError
 from vision.hands import HandConfig, HandResult, HandTracker, quad_coverage
 from vision.observation import CardState, HandObservation, TableObservation
-from vision.tracking import CardTracker, TrackerConfig, signature, signature_distance
+from vision.tracking import CardTracker, TrackerConfig, signature, signature_distance, signature_energy
 
 log = logging.getLogger(__name__)
 
@@ -247,9 +247,7 @@ class TablePipeline:
         # put down on its own is not joined to the image border, so it is no hand.)
         hidden = {t.track_id for t in self.tracker.on_table() if t.state is not CardState.VISIBLE}
         colours = self._colours(frame)
-        hand_res = self.hands.update(
-            frame, timestamp, on_table, [], colours=colours, hidden=hidden
-        )
+        hand_res = self.hands.update(frame, timestamp, on_table, [], colours=colours, hidden=hidden)
         for track in self.tracker.tracks:
             if track.track_id in hand_res.carried:
                 self._verify.setdefault(track.track_id, (track.quad.copy(), timestamp))
@@ -412,7 +410,9 @@ class TablePipeline:
             if quad_coverage(search > 0, t.quad, f) > self.cfg.revealed_novel:
                 continue
             look = signature(rectify(frame, t.quad))
-            if signature_distance(look, t.signature) > self.tracker.cfg.look_threshold:
+            dist = signature_distance(look, t.signature)
+            tcfg = self.tracker.cfg
+            if dist > tcfg.look_threshold or dist > tcfg.flat_ratio * signature_energy(t.signature):
                 continue
             if t.state is CardState.VISIBLE:
                 clear.add(t.track_id)

@@ -59,6 +59,10 @@ class TrackerConfig:
     tentative_overlap: float = 0.3
     """A new track on a known card's place (IoU at least this with a track on the table) is
     tentative until found again in the next examined frame (a finder's flicker is no card)."""
+    flat_ratio: float = 0.6
+    """A look matches a card's only when it is nearer than this fraction of the card's distance from
+    a blank look (:func:`signature_energy`): a low-contrast card's look is near that of anything
+    plain, a hand over it included."""
     duplicate_iou: float = 0.7
     """A track lying this much over a track found in the frame, with the same look and not found
     itself, is the same card twice: it is dropped."""
@@ -113,6 +117,11 @@ def signature(crop: np.ndarray) -> np.ndarray:
     small = cv2.GaussianBlur(small, (3, 3), 0)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     return lab - lab.reshape(-1, 3).mean(axis=0)
+
+
+def signature_energy(sig: np.ndarray) -> float:
+    """A look's distance from a blank one (:func:`signature_distance` to a plain surface)."""
+    return float(np.abs(sig).mean())
 
 
 def signature_distance(a: np.ndarray, b: np.ndarray) -> float:

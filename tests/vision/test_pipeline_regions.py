@@ -15,7 +15,7 @@ from vision.cards.finder import CardDetection
 from vision.cards.geometry import quad_iou
 from vision.observation import CardState
 from vision.pipeline import PipelineConfig, TablePipeline
-from vision.tracking import CardTracker
+from vision.tracking import CardTracker, TrackerConfig
 
 
 class CountingFinder:
@@ -117,3 +117,24 @@ def test_a_card_a_hand_only_reaches_outside_the_search_stays_in_sight() -> None:
     # Over most of it: covered.
     tracker.update([], 0.2, roi=[], hand_cover={track.track_id: 0.7})
     assert track.state is CardState.COVERED
+
+
+@pytest.mark.parametrize("flat_ratio", [0.6, 1e9])
+def test_a_plain_hand_landing_on_a_plain_card_covers_it(table: np.ndarray, flat_ratio: float) -> None:
+    """A low-contrast card looks like anything plain: a plain hand landing on it at once is not
+    taken for the card still in sight (1e9: without the blank-look rule, it was)."""
+    frame = table.copy()
+    x0, y0, x1, y1 = 682, 298, 818, 439  # inside a card of the middle row
+    inner = frame[y0:y1, x0:x1].astype(np.float32)
+    mean = inner.mean(axis=(0, 1))
+    frame[y0:y1, x0:x1] = np.clip(mean + 0.25 * (inner - mean), 0, 255).astype(np.uint8)
+    pipe = TablePipeline(tracker=TrackerConfig(flat_ratio=flat_ratio))
+    first = pipe.process(frame, 0.0)
+    (card,) = [c for c in first.cards if np.abs(c.quad.min(axis=0) - [668, 284]).max() < 10]
+    for k in range(3):  # a plain arm lands right on it, and rests there (a little jitter)
+        obs = pipe.process(
+            with_arm(frame, "right", (750, 368 + k % 2), colour=(120, 140, 170)), 0.1 * (k + 1)
+        )
+        covered = obs.card(card.track_id).state is CardState.COVERED  # type: ignore[union-attr]
+        held = any(card.track_id in h.covers for h in obs.hands)
+        assert covered == held == (flat_ratio < 1.0)

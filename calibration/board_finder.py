@@ -642,6 +642,8 @@ def find_board(
             best = loc
         if loc.evidence > 0.97:
             break
+    if best is not None and corners is None and best.evidence <= 0.97:
+        best = _refit_from_lattice(image, best, size, valid, pattern)
     if best is not None and best.evidence >= min_evidence and lens:
         # The lattice's shape as the lens bends it (the lattice itself stays: a refit moves no point
         # by half a pitch).
@@ -667,6 +669,32 @@ def find_board(
             f"no {size} x {size} hole lattice {where}: lattice evidence {got:.2f} below {min_evidence:.2f}"
         )
     return best
+
+
+REFIT_ROUNDS = 3
+"""How many times an unsure lattice is fitted again inside an outline drawn from itself."""
+
+
+def _refit_from_lattice(
+    image: np.ndarray, loc: BoardLocation, size: int, valid: np.ndarray | None, pattern: str
+) -> BoardLocation:
+    """``loc`` fitted again inside the outline one pitch outside its own outermost points, while
+    that raises its evidence: an outline found on a busy table (a checked cloth, a shadow across
+    the board) may be skewed enough to smear the lattice's profiles, while the lattice it gave,
+    roughly right, draws the board's outline better."""
+    n = size - 1
+    ends = np.array([[[-1, -1]], [[n + 1, -1]], [[n + 1, n + 1]], [[-1, n + 1]]], np.float64)
+    for _ in range(REFIT_ROUNDS):
+        quad = cv2.perspectiveTransform(ends, loc.homography).reshape(4, 2)
+        try:
+            again = fit_lattice(image, quad, size, valid, pattern)
+        except BoardNotFound:
+            break
+        log.debug("lattice refitted in its own outline: evidence %.3f -> %.3f", loc.evidence, again.evidence)
+        if again.evidence <= loc.evidence:
+            break
+        loc = again
+    return loc
 
 
 # -- lens: one radial term -----------------------------------------------------------------------

@@ -82,6 +82,7 @@ class PairSampler:
         mix: tuple[float, float, float] = (0.45, 0.3, 0.25),
         fresh: float = 1.0,
         pool_size: int = 4,
+        balance: bool = False,
     ) -> None:  # fmt: skip
         if not decks:
             raise ValueError("PairSampler needs at least one deck")
@@ -92,11 +93,12 @@ class PairSampler:
         self.mix = np.asarray(mix, np.float64) / sum(mix)
         self.fresh = fresh
         self.pool_size = pool_size
+        self.balance = balance
         self._pools: dict[tuple[int, str], list[np.ndarray]] = {}
 
     def _input(self, face: np.ndarray) -> np.ndarray:
         crop = camera_crop(face, self.rng, self.aug)
-        return to_tensor(crop, self.size, self.size)
+        return to_tensor(crop, self.size, self.size, self.balance)
 
     def _pooled_input(self, di: int, pattern: str) -> np.ndarray:
         """A crop of the pattern: a fresh one with probability ``fresh``, else one made before

@@ -74,7 +74,22 @@ class JudgeConfig:
     tune_epochs: int = 4
     tune_hard_weight: float = 12.0
     tune_lr: float = 2e-3
+    fine_size: int = 0
+    """Second stage: the (convolutional) embedder and head trained on at this larger input size, from
+    the first stage's weights (0: none). The head pools over the cells, so it takes any cell count."""
+    fine_steps: int = 0
+    fine_lr: float = 1e-3
+    balance_train: bool = False
+    """Training crops white-balanced channel by channel (``models.preprocess.balance_channels``)."""
+    balance_run: bool = False
+    """Calibration and run-time crops white-balanced channel by channel. The networks learn white
+    balance from augmented light; balancing the crops first leaves them less of it to absorb."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
+
+    @property
+    def final_size(self) -> int:
+        """The input size of the exported embedder (the second stage's when there is one)."""
+        return self.fine_size if self.fine_size > 0 and self.fine_steps > 0 else self.size
 
 
 CONFIGS = {
@@ -90,6 +105,9 @@ CONFIGS = {
         hidden=8,
         tune_batches=2,
         tune_epochs=1,
+        fine_size=40,
+        fine_steps=2,
+        balance_run=True,
     ),
 }
 
@@ -148,7 +166,9 @@ def tune_head(
     if cfg.tune_batches <= 0:
         return
     t0 = time.perf_counter()
-    sampler = PairSampler(train_decks, cfg.size, cfg.seed + 30_000, cfg.aug, fresh=cfg.fresh)
+    sampler = PairSampler(
+        train_decks, cfg.final_size, cfg.seed + 30_000, cfg.aug, fresh=cfg.fresh, balance=cfg.balance_train
+    )
     pool = []
     for _ in range(cfg.tune_batches):
         x, labels, hard = sampler.group_batch(
@@ -204,22 +224,15 @@ def choose_thresholds(p: np.ndarray, y: np.ndarray, budget: float) -> tuple[floa
     return diff_below, same_at
 
 
-def train_judge(
-    train_decks: Sequence[PatternDeck], val_decks: Sequence[PatternDeck], out_dir: Path, cfg: JudgeConfig,
-    recipe: str = "",
-) -> dict:  # fmt: skip
-    """Train, calibrate and export; returns the settings written to ``judge.json``."""
-    seed_everything(cfg.seed)
-    t0 = time.perf_counter()
-    model = _Judge(cfg)
-    sampler = PairSampler(train_decks, cfg.size, cfg.seed, cfg.aug, fresh=cfg.fresh)
-    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=cfg.lr, total_steps=max(cfg.steps, 1), pct_start=0.15
-    )
-    pair_rng = np.random.default_rng(cfg.seed + 20_000)
+def _train_stage(
+    model: _Judge, sampler: PairSampler, steps: int, lr: float, cfg: JudgeConfig,
+    pair_rng: np.random.Generator, t0: float, label: str,
+) -> None:  # fmt: skip
+    """``steps`` batches of all-pairs training of embedder and head together (AdamW, one cycle of lr)."""
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=cfg.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
     running = 0.0
-    for step in range(cfg.steps):
+    for step in range(steps):
         model.train()
         x, labels, hard = sampler.group_batch(
             cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share
@@ -231,14 +244,42 @@ def train_judge(
         opt.step()
         sched.step()
         running = 0.95 * running + 0.05 * loss.item() if step else loss.item()
-        if step % max(1, cfg.steps // 30) == 0 or step == cfg.steps - 1:
+        if step % max(1, steps // 30) == 0 or step == steps - 1:
             log.info(
-                "judge step %d/%d loss %.4f (%.0f s)", step, cfg.steps, running, time.perf_counter() - t0
+                "judge %s step %d/%d loss %.4f (%.0f s)",
+                label,
+                step,
+                steps,
+                running,
+                time.perf_counter() - t0,
             )
+
+
+def train_judge(
+    train_decks: Sequence[PatternDeck], val_decks: Sequence[PatternDeck], out_dir: Path, cfg: JudgeConfig,
+    recipe: str = "",
+) -> dict:  # fmt: skip
+    """Train, calibrate and export; returns the settings written to ``judge.json``."""
+    seed_everything(cfg.seed)
+    t0 = time.perf_counter()
+    model = _Judge(cfg)
+    pair_rng = np.random.default_rng(cfg.seed + 20_000)
+    sampler = PairSampler(
+        train_decks, cfg.size, cfg.seed, cfg.aug, fresh=cfg.fresh, balance=cfg.balance_train
+    )
+    _train_stage(model, sampler, cfg.steps, cfg.lr, cfg, pair_rng, t0, f"{cfg.size} px")
+    size = cfg.final_size
+    if size != cfg.size:
+        sampler = PairSampler(
+            train_decks, size, cfg.seed + 50_000, cfg.aug, fresh=cfg.fresh, balance=cfg.balance_train
+        )
+        _train_stage(model, sampler, cfg.fine_steps, cfg.fine_lr, cfg, pair_rng, t0, f"{size} px")
+        with torch.no_grad():
+            model.cells = int(model.embed.eval()(torch.zeros(1, 3, size, size)).shape[-1])
     out_dir = Path(out_dir)
     export_onnx(
         model.embed,
-        (torch.zeros(1, 3, cfg.size, cfg.size),),
+        (torch.zeros(1, 3, size, size),),
         out_dir / JUDGE.onnx[0],
         ["crops"],
         ["signature"],
@@ -257,15 +298,45 @@ def train_judge(
     )
     meta = {
         "model": "judge",
-        "input": {"width": cfg.size, "height": cfg.size, "channels": "BGR, exposure-normalised, minus 0.5"},
+        "input": {
+            "width": size,
+            "height": size,
+            "channels": "BGR, "
+            + ("white-balanced per channel" if cfg.balance_run else "exposure-normalised")
+            + ", minus 0.5",
+            "balance": cfg.balance_run,
+        },
         "signature": {"channels": cfg.dim, "cells": model.cells},
         "config": {k: v for k, v in asdict(cfg).items() if k != "aug"} | {"aug": asdict(cfg.aug)},
-        "recipe": recipe + tune_recipe(cfg),
+        "recipe": recipe + fine_recipe(cfg) + tune_recipe(cfg) + balance_recipe(cfg),
         "train_decks": [d.name for d in train_decks],
         "validation_decks": [d.name for d in val_decks],
         "train_seconds": round(train_s, 1),
     }
     return calibrate_judge(out_dir, val_decks, cfg, meta)
+
+
+def fine_recipe(cfg: JudgeConfig) -> str:
+    """The second, larger-input stage in words (appended to the data recipe)."""
+    if cfg.final_size == cfg.size:
+        return ""
+    return (
+        f"; then embedder and head trained on together at {cfg.fine_size} px for {cfg.fine_steps} more"
+        f" batches drawn the same way (seed {cfg.seed + 50_000}), lr {cfg.fine_lr} in one cycle"
+    )
+
+
+def balance_recipe(cfg: JudgeConfig) -> str:
+    """Where crops are white-balanced channel by channel, in words (appended to the data recipe)."""
+    where = [
+        w for w, on in (("training", cfg.balance_train), ("calibration and run-time", cfg.balance_run)) if on
+    ]
+    if not where:
+        return ""
+    return (
+        f"; {' and '.join(where)} crops white-balanced channel by channel (each channel divided by its own"
+        " 97th percentile, models.preprocess.balance_channels)"
+    )
 
 
 def tune_recipe(cfg: JudgeConfig) -> str:
@@ -293,7 +364,9 @@ def calibrate_judge(out_dir: Path, val_decks: Sequence[PatternDeck], cfg: JudgeC
     out_dir = Path(out_dir)
     embed = _onnx_session(out_dir / JUDGE.onnx[0])
     head = _onnx_session(out_dir / JUDGE.onnx[1])
-    val = PairSampler(val_decks, cfg.size, cfg.seed + 10_000, cfg.aug).fixed_set(cfg.val_pairs)
+    val = PairSampler(
+        val_decks, cfg.final_size, cfg.seed + 10_000, cfg.aug, balance=cfg.balance_run
+    ).fixed_set(cfg.val_pairs)
     stacks = []
     for xa, xb, _y, _k, square in val:
         maps = embed.run(None, {"crops": np.concatenate([turns(xa, square), turns(xb, square)])})[0]

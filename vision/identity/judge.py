@@ -53,6 +53,7 @@ class PatternJudge:
     def __init__(self, model_dir: Path | None = None, threads: int = 1) -> None:
         self.meta, (self._embed, self._head) = open_model(JUDGE, model_dir, threads)
         self.size = int(self.meta["input"]["width"])
+        self.balance = bool(self.meta["input"].get("balance", False))
         self.platt = tuple(float(v) for v in self.meta["platt"])
         self.different_below = float(self.meta["thresholds"]["different_below"])
         self.same_at = float(self.meta["thresholds"]["same_at_or_above"])
@@ -63,7 +64,7 @@ class PatternJudge:
             crop = check_crop(crop, what)
         except ValueError as exc:
             raise InputError(str(exc)) from exc
-        return to_tensor(crop, self.size, self.size), is_square(crop)
+        return to_tensor(crop, self.size, self.size, self.balance), is_square(crop)
 
     def signatures(self, crops: list[np.ndarray]) -> list[Signature]:
         """Signatures of many crops in one batch."""

@@ -20,6 +20,7 @@ from referee.twinit.types import (
     Loc,
     Pile,
     Play,
+    Refill,
     Reveal,
     Start,
     TableCard,
@@ -185,7 +186,11 @@ def parse_action(obj: Mapping[str, Any], players: Sequence[str]) -> Action:
         return Turn(r.seat(r.get("player"), "player"))
     if kind == "empty":
         return Empty(r.seat(r.get("player"), "player"))
-    raise r.fail(f"unknown type {kind!r}: expected deal, start, reveal, play, claim, tie, end, turn or empty")
+    if kind == "refill":
+        return Refill(r.seat(r.get("player"), "player"), r.face(r.get("face")))
+    raise r.fail(
+        f"unknown type {kind!r}: expected deal, start, reveal, play, claim, tie, end, turn, empty or refill"
+    )
 
 
 def action_to_json(action: Action) -> dict[str, JSON]:
@@ -238,6 +243,8 @@ def action_to_json(action: Action) -> dict[str, JSON]:
         return {"type": "turn", "player": action.player}
     if isinstance(action, Empty):
         return {"type": "empty", "player": action.player}
+    if isinstance(action, Refill):
+        return {"type": "refill", "player": action.player, "face": action.face}
     raise TypeError(f"not a Twin It action: {action!r}")
 
 

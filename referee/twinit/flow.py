@@ -25,6 +25,7 @@ from referee.twinit.types import (
     End,
     Pile,
     Play,
+    Refill,
     Reveal,
     Start,
     TableCard,
@@ -307,3 +308,34 @@ def empty(setup: Setup, state: TwinItState, action: Empty) -> Result:
         player=action.player,
         lost=size,
     ), evolve(state, piles=piles, turn=turn, lost=state.lost + size)
+
+
+def refill(setup: Setup, state: TwinItState, action: Refill) -> Result:
+    """The table shows a card on a pile the referee counts empty (see :class:`Refill`)."""
+    if setup.mode in COOP_MODES:
+        return refused(
+            "no_piles",
+            "There are no piles in the cooperative minute.",
+            "Il n'y a pas de pioches dans la minute coopérative.",
+        ), state
+    if (shut := closed(state)) is not None:
+        return shut
+    name = setup.players[action.player]
+    if state.piles[action.player].size != 0:
+        return refused(
+            "pile_not_empty", f"{name}'s pile is not empty.", f"La pioche {de(name)} n'est pas vide."
+        ), state
+    if state.lost == 0:
+        return refused(
+            "no_card_lost",
+            f"No card is unaccounted for: {name}'s pile cannot show one.",
+            f"Aucune carte n'est perdue : la pioche {de(name)} ne peut pas en montrer.",
+        ), state
+    piles = tuple(Pile(1, action.face) if seat == action.player else p for seat, p in enumerate(state.piles))
+    turn = state.turn if state.turn is not None else action.player
+    return valid(
+        "pile_refilled",
+        f"The table shows {action.face!r} on {name}'s pile: a card the referee had lost track of.",
+        f"La table montre {action.face!r} sur la pioche {de(name)} : une carte que l'arbitre avait perdue.",
+        player=action.player,
+    ), evolve(state, piles=piles, turn=turn, lost=state.lost - 1)

@@ -31,6 +31,7 @@ from referee.twinit.types import (
     End,
     Pile,
     Play,
+    Refill,
     Reveal,
     Start,
     Tie,
@@ -126,6 +127,8 @@ class TwinItGame(Game[TwinItState, Action]):
             return flow.turn(setup, state, action)
         if isinstance(action, Empty):
             return flow.empty(setup, state, action)
+        if isinstance(action, Refill):
+            return flow.refill(setup, state, action)
         raise TypeError(f"not a Twin It action: {action!r}")
 
     def judge(self, state: TwinItState, action: Action) -> Ruling:

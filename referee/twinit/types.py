@@ -194,7 +194,18 @@ class Empty:
     """The seat whose pile is empty."""
 
 
-Action = Deal | Start | Reveal | Play | Claim | Tie | End | Turn | Empty
+@dataclass(frozen=True)
+class Refill:
+    """The table shows a card on a pile the referee counts empty: a correction (a penalty it missed
+    gave cards back); one of the cards it lost track of (see :class:`Empty`) is that pile's top."""
+
+    player: int
+    """The seat whose pile shows a card."""
+    face: str
+    """The face it shows."""
+
+
+Action = Deal | Start | Reveal | Play | Claim | Tie | End | Turn | Empty | Refill
 
 
 def evolve(state: TwinItState, **changes: object) -> TwinItState:

@@ -68,3 +68,25 @@ def test_the_table_shows_a_pile_empty_its_cards_are_lost_track_of_and_the_turn_p
     assert game.judge(state, action).reason.code == "empty_pile"
     state, ruling = game.apply(state, game.parse_action({"type": "play", "player": 1, "face": "b"}))
     assert ruling.applies and state.turn == 2
+
+
+def test_a_card_back_on_a_pile_counted_empty_is_one_of_the_cards_lost_track_of() -> None:
+    game, state = dealt()
+    refill = game.parse_action({"type": "refill", "player": 0, "face": "z"})
+    assert game.action_to_json(refill) == {"type": "refill", "player": 0, "face": "z"}
+    assert game.judge(state, refill).reason.code == "pile_not_empty"
+    state, _ = game.apply(state, game.parse_action({"type": "empty", "player": 0}))
+    state, ruling = game.apply(state, refill)
+    assert ruling.applies and ruling.reason.code == "pile_refilled"
+    assert state.piles[0].size == 1 and state.piles[0].top == "z" and state.lost == 2
+    assert game.check_state(state) == []
+    game2, fresh = dealt()
+    state2, _ = game2.apply(fresh, game2.parse_action({"type": "play", "player": 0, "face": "a"}))
+    state2, _ = game2.apply(state2, game2.parse_action({"type": "reveal", "player": 0, "face": "d"}))
+    for _ in range(2):  # Ana plays her pile out: nothing was lost, so nothing can come back
+        state2, _ = game2.apply(state2, game2.parse_action({"type": "turn", "player": 0}))
+        state2, _ = game2.apply(state2, game2.parse_action({"type": "play", "player": 0, "face": "d"}))
+        if state2.piles[0].size:
+            state2, _ = game2.apply(state2, game2.parse_action({"type": "reveal", "player": 0, "face": "d"}))
+    assert state2.piles[0].size == 0
+    assert game2.judge(state2, refill).reason.code == "no_card_lost"

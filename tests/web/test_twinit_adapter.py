@@ -317,6 +317,16 @@ def test_a_pile_the_referee_waits_on_that_the_table_shows_empty_is_logged_empty(
     assert live.entries[-1]["action"] == {"type": "empty", "player": 1}
     state = live.snapshot_state()
     assert state["piles"][1] == [0, None] and state["turn"] == 0
+    # a penalty the camera missed gives Ben cards back: a card shows on his pile again
+    back = [*after, card(7, P[3], *TOP)]
+    for _ in range(20):
+        table.show(back)
+    assert live.snapshot_state()["piles"][1] == [0, None]
+    for _ in range(15):
+        table.show(back)
+    last = live.entries[-1]["action"]
+    assert last["type"] == "refill" and last["player"] == 1
+    assert live.snapshot_state()["piles"][1] == [1, last["face"]]
 
 
 def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:

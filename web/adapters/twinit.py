@@ -122,6 +122,8 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
         self._spread_whole_at: float | None = None
         self._turned_since: dict[int, float] = {}
         self._empty_since: dict[int, float] = {}
+        self._refill_since: dict[int, float] = {}
+        """Seat whose pile the referee counts empty -> since when a card lies there."""
         """Seat whose pile's next card the referee waits for -> since when no card lies there."""
         """Table card the referee turned over -> when the camera was first seen to still show it."""
         """When nearly every card was last seen spread apart (see ``Minute._whole_spread``)."""
@@ -286,6 +288,11 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 for s, t in self._empty_since.items()
                 if s in self.pile_at and under_a_hand(obs, self.pile_at[s]) is None
             }
+            self._refill_since = {
+                s: t
+                for s, t in self._refill_since.items()
+                if s in self.pile_at and under_a_hand(obs, self.pile_at[s]) is None
+            }
 
     def _note_views(self, obs: TableObservation, image: np.ndarray | None, mono: float) -> None:
         """The newest unhidden view of every place a card lies (a slap is judged from these), and
@@ -448,6 +455,7 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
         }
         self._empty_since = {s: t for s, t in self._empty_since.items() if s in waiting}
         seen = visible_spots(obs)
+        self._resync_refills(state, seen, mono)
         for seat in sorted(waiting):
             if nearest(seen, self.pile_at[seat], self.stable.card_px) is not None:
                 self._empty_since.pop(seat, None)  # a card lies there: it will be read
@@ -458,6 +466,43 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
             self._empty_since.pop(seat, None)
             if self.propose({"type": "empty", "player": seat}, {"resync": "no card at the pile's place"}):
                 log.info("resync: %s's pile is empty on the table", self.live.game.players[seat])
+
+    def _resync_refills(self, state: Mapping[str, Any], seen: list[Spot], mono: float) -> None:
+        """A pile the referee counts empty (after :meth:`_resync_piles`) whose place has shown a
+        card, with no hand over the table, for :data:`RESYNC_S`: a penalty the camera missed gave
+        cards back; one of the cards the referee lost track of is logged as that pile's top."""
+        if not state.get("lost"):
+            self._refill_since.clear()
+            return
+        tol = 0.5 * self.stable.card_px
+        empty = {
+            seat
+            for seat, (size, _top) in enumerate(state.get("piles", []))
+            if size == 0 and seat in self.pile_at
+        }
+        self._refill_since = {s: t for s, t in self._refill_since.items() if s in empty}
+        for seat in sorted(empty):
+            i = nearest(seen, self.pile_at[seat], tol)
+            held = self.captures_at.get(seat, [])
+            if i is None or any(np.linalg.norm(seen[i].center - p) <= tol for p in held):
+                self._refill_since.pop(seat, None)
+                continue
+            since = self._refill_since.setdefault(seat, mono)
+            if mono - since < RESYNC_S - 1e-6:
+                continue
+            self._refill_since.pop(seat, None)
+            spot = seen[i]
+            view = self._latest_view(spot)
+            face = self.label(view)
+            result = self._propose_seen(
+                {"type": "refill", "player": seat, "face": face},
+                [(f"pile:{seat}", Spot(spot.center, spot.quad, view, spot.track))],
+            )
+            if result:
+                log.info("resync: %s's pile shows a card again", self.live.game.players[seat])
+                self.seq_of[("pile", seat)] = result[0]
+                self.view_at[("pile", seat)] = view
+                self.face_shown[spot.track] = face
 
     def _deal(self, snapshot: list[Spot]) -> None:
         tops: dict[int, Spot] = {}

@@ -346,7 +346,7 @@ class Slaps:
         if entry is None:
             return None
         action = dict(entry["action"])
-        if action["type"] == "play" or (action["type"] == "reveal" and key[0] == "pile"):
+        if action["type"] == "play" or (action["type"] in ("reveal", "refill") and key[0] == "pile"):
             action["face"] = face
             return action
         if action["type"] == "deal" and key[0] == "pile":

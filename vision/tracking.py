@@ -1,7 +1,9 @@
 """Card tracks and the table memory: stable ids, last clean views, visible / covered / gone.
 
 Each frame's detections are matched to the tracks greedily, first by quad IoU, then (for cards
-that moved further than their own size allows an overlap) by centre distance; what is left
+that moved further than their own size allows an overlap) by their look (the last clean view's
+:func:`signature`; among tracks that look alike, twins, the nearest wins: a card carried under a
+hand is where the hand took it), then by centre distance; what is left
 becomes a new track (a *tentative* one, kept out of the observation until it is found again,
 when it lies on a card already tracked: a finder's flicker is no new card). A track not seen in
 an examined region is *covered* (under a hand, or another object) and keeps its last quad and
@@ -59,6 +61,9 @@ class TrackerConfig:
     tentative_overlap: float = 0.3
     """A new track on a known card's place (IoU at least this with a track on the table) is
     tentative until found again in the next examined frame (a finder's flicker is no card)."""
+    twin_margin: float = 2.0
+    """Looks of a detection this close to its best match are alike (twins): the nearest track of
+    those takes it."""
     flat_ratio: float = 0.6
     """A look matches a card's only when it is nearer than this fraction of the card's distance from
     a blank look (:func:`signature_energy`): a low-contrast card's look is near that of anything
@@ -264,8 +269,13 @@ class CardTracker:
                 # Where the card was last known (put down where a hand carried it): more slack.
                 near = apart <= quad_diagonal(det.quad)
                 if dist <= cfg.look_threshold * (cfg.in_place_slack if near else 1.0):
-                    look_pairs.append((dist, i, j))
-        for _, i, j in sorted(look_pairs):
+                    look_pairs.append((dist, apart, i, j))
+        # Looks within ``twin_margin`` of a detection's best are alike (a Twin It pair, the same
+        # card twice): among them the track nearest the detection takes it (a card carried under
+        # a hand is where the hand took it; its twin is where it was left).
+        best = {i: min(p[0] for p in look_pairs if p[2] == i) for i in {p[2] for p in look_pairs}}
+        look_pairs.sort(key=lambda p: (best[p[2]] if p[0] <= best[p[2]] + cfg.twin_margin else p[0], p[1]))
+        for _, _, i, j in look_pairs:
             if i in det_to_tr or j in used:
                 continue
             det_to_tr[i] = j

@@ -252,3 +252,22 @@ def test_a_card_under_a_hand_is_not_what_is_found_beside_it() -> None:
     assert tracker.tracks[0].track_id == 1 and tracker.tracks[0].state is CardState.COVERED
     assert np.allclose(tracker.tracks[0].quad, quads["disc"])
     assert [t.track_id for t in tracker.on_table()] == [1, 2]
+
+
+def test_of_two_hidden_twins_the_one_nearest_takes_the_card_found() -> None:
+    tracker = CardTracker()
+    frame, quads = _scene({"disc": (100, 60)})
+    tracker.update([CardDetection(quads["disc"], 1.0)], 0.0, frame)
+    sig = tracker.tracks[0].signature
+    assert sig is not None
+    # Two hidden twins (the same face): one left up there, one carried down under a hand; the
+    # far one's clean view happens to match a little better (light, blur).
+    far = Track(7, quads["disc"].copy(), 1.0, CardState.COVERED, 0.0, signature=sig.copy())
+    near_quad = quads["disc"] + np.float32([0, 200])
+    near = Track(8, near_quad, 1.0, CardState.COVERED, 0.0, signature=sig + 1.0)
+    tracker.tracks = [far, near]
+    # The card is found lower down, off where the hand was taken to carry it (no overlap).
+    frame, found = _scene({"disc": (130, 350)})
+    tracker.update([CardDetection(found["disc"], 1.0)], 0.1, frame)
+    assert near.state is CardState.VISIBLE and np.allclose(near.quad, found["disc"])
+    assert far.state is CardState.COVERED

@@ -329,6 +329,26 @@ def test_a_pile_the_referee_waits_on_that_the_table_shows_empty_is_logged_empty(
     assert live.snapshot_state()["piles"][1] == [1, last["face"]]
 
 
+def test_a_slap_on_a_pile_counted_empty_that_shows_a_card_logs_the_card_back_first(tmp_path: Path) -> None:
+    """The referee counts Ben's pile empty; a card lies there again (a penalty the camera missed)
+    and Ben slaps it with the identical table card before the periodic resync: the card is logged
+    back on his pile, then the claim is ruled."""
+    live, _ad, table = pile_game(tmp_path)
+    after = [card(1, P[0], *MIDDLE), card(3, P[1], *BOTTOM), card(2, P[1], 900, 380)]
+    for _ in range(35):
+        table.show(after)
+    assert live.snapshot_state()["piles"][1] == [0, None]
+    back = [*after, card(7, P[0], *TOP)]
+    for _ in range(8):
+        table.show(back)
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(7, P[0], *TOP, state=CardState.COVERED)]
+    table.slap([*covered, after[1], after[2]], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])])
+    kinds = [e["action"]["type"] for e in live.entries]
+    assert kinds[-2:] == ["refill", "claim"], kinds
+    assert live.entries[-1]["ruling"]["verdict"] == "valid"
+    assert live.entries[-1]["action"]["cards"] == [{"table": 0}, {"pile": 1}]
+
+
 def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:
     """Vision slow while the cards slide (few frames), then hands reach for the spread at once:
     two frames at rest are enough (the full bench's seed 3: its minute never started)."""

@@ -491,18 +491,22 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
             if mono - since < RESYNC_S - 1e-6:
                 continue
             self._refill_since.pop(seat, None)
-            spot = seen[i]
-            view = self._latest_view(spot)
-            face = self.label(view)
-            result = self._propose_seen(
-                {"type": "refill", "player": seat, "face": face},
-                [(f"pile:{seat}", Spot(spot.center, spot.quad, view, spot.track))],
-            )
-            if result:
-                log.info("resync: %s's pile shows a card again", self.live.game.players[seat])
-                self.seq_of[("pile", seat)] = result[0]
-                self.view_at[("pile", seat)] = view
-                self.face_shown[spot.track] = face
+            self._refill(seat, seen[i], self._latest_view(seen[i]))
+
+    def _refill(self, seat: int, spot: Spot, view: np.ndarray) -> bool:
+        """Logs that ``seat``'s pile, counted empty, shows the card ``view`` again."""
+        face = self.label(view)
+        result = self._propose_seen(
+            {"type": "refill", "player": seat, "face": face},
+            [(f"pile:{seat}", Spot(spot.center, spot.quad, view, spot.track))],
+        )
+        if not result:
+            return False
+        log.info("resync: %s's pile shows a card again", self.live.game.players[seat])
+        self.seq_of[("pile", seat)] = result[0]
+        self.view_at[("pile", seat)] = view
+        self.face_shown[spot.track] = face
+        return True
 
     def _deal(self, snapshot: list[Spot]) -> None:
         tops: dict[int, Spot] = {}

@@ -241,10 +241,16 @@ class Slaps:
                 "des mains sur une carte que l'arbitre ne connaît pas",
             )
             return
-        faces = [self._face_at(state, loc) for loc in locs]
         # both cards seen whole, with no hand on them, just before the hands landed: those views
         # are the evidence (a penalty needs them); else the newest views, which only rule "same"
         crops, fresh = self._evidence(spots, landed_mono)
+        for loc, spot, crop in zip(locs, spots, crops, strict=True):
+            # a pile the referee counts empty, under a hand on a card the camera saw there: the
+            # card is back (a missed penalty); logged before the claim it is part of
+            if "pile" in loc and state["piles"][loc["pile"]][0] == 0 and state.get("lost"):
+                self._refill(loc["pile"], spot, crop)
+                state = self.live.snapshot_state()
+        faces = [self._face_at(state, loc) for loc in locs]
         p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))
         # a penalty only for the very two cards two arm tips lie on, judged different from whole,
         # fresh, square views (an oblong crop is a card cut short or two cards merged)

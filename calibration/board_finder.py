@@ -434,6 +434,8 @@ def fit_lattice(
     registered = float(np.clip((segments - SEGMENTS_SURE[0]) / (SEGMENTS_SURE[1] - SEGMENTS_SURE[0]), 0, 1))
     evidence = lattice_evidence(full, lat_to_img, size, valid, gray, registered=registered)
     log.debug("lattice evidence %.3f, grid segments %.3f", evidence, segments)
+    if pattern == "lines":
+        evidence *= crossing_factor(gray, lat_to_img, size)
     inside = _inside_fraction(lat_to_img, size, quad)
     if inside < 0.9:
         log.debug("lattice leaves its outline (%.2f inside): rejected", inside)
@@ -502,6 +504,77 @@ def grid_segment_score(
     return float(score_h + score_v) / 2, levels
 
 
+def line_responses(gray: np.ndarray, pitch: float, slack: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """(horizontal, vertical) dark-line responses of a Go grid, float32, each grown by ``slack`` px
+    across its lines (a line is then found within that of where a lattice puts it)."""
+    k = max(3, round(1.2 * pitch) | 1)
+    # A black-hat along y keeps dark features thin across y: horizontal lines (and stones).
+    h_lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
+    v_lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+    grow = 2 * max(1, slack) + 1
+    h_lines = cv2.dilate(h_lines, cv2.getStructuringElement(cv2.MORPH_RECT, (3, grow))).astype(np.float32)
+    v_lines = cv2.dilate(v_lines, cv2.getStructuringElement(cv2.MORPH_RECT, (grow, 3))).astype(np.float32)
+    return h_lines, v_lines
+
+
+CROSSING_TOLERANCE = 0.2
+"""How far (in pitches) a line may lie from where a lattice puts it and still confirm it (a lens's
+bend before it is modelled, a blurred line's spread)."""
+
+
+CROSSINGS_SURE = (0.5, 0.9)
+"""A Go lattice whose fraction of segments on their lines (:func:`grid_crossings`, the worse axis)
+is at most the first keeps no evidence; from the second on, all of it."""
+
+
+def crossing_factor(gray: np.ndarray, lat_to_img: np.ndarray, size: int, k1: float = 0.0) -> float:
+    """The factor (0..1) a Go lattice's evidence is scaled by for how surely it sits on the grid's
+    line crossings (:func:`grid_crossings`): points alone cannot tell a lattice slid along the lines."""
+    pitch = _pitch_in_image(lat_to_img, size)
+    on = min(grid_crossings(gray, lat_to_img, size, pitch, k1))
+    lo, hi = CROSSINGS_SURE
+    factor = float(np.clip((on - lo) / (hi - lo), 0.0, 1.0))
+    if factor < 1.0:
+        log.debug("grid crossings %.3f: evidence scaled by %.2f", on, factor)
+    return factor
+
+
+def grid_crossings(
+    gray: np.ndarray, lat_to_img: np.ndarray, size: int, pitch: float, k1: float = 0.0
+) -> tuple[float, float]:
+    """Per axis, the fraction of a Go lattice's deciding segments whose line lies where it puts it.
+
+    A lattice slid along the grid's lines (an outline skewed along a side) keeps every point on a
+    line, so dark at its points and bright at its cells as a right one is; only the crossing lines
+    tell. Across the middle of each segment between neighbouring points (half a pitch to either
+    side) the darkest line must lie within :data:`CROSSING_TOLERANCE` of the segment. Stones
+    either side of a segment are symmetric about it and keep its darkest place there; a segment
+    showing no clear line (glare, white stones touching) decides nothing.
+    Returns (horizontal lines placed, vertical lines placed)."""
+    h_lines, v_lines = line_responses(gray, pitch)
+    h, w = gray.shape[:2]
+    phases = np.linspace(-0.5, 0.5, 11)
+    idx = np.arange(size, dtype=np.float64)
+    mid = idx[:-1] + 0.5
+    out = []
+    for resp, across in ((h_lines, 1), (v_lines, 0)):
+        us, vs = (mid, idx) if across == 1 else (idx, mid)
+        pts = np.stack(np.meshgrid(us, vs), -1).reshape(-1, 2)
+        offs = np.zeros((len(phases), 1, 2))
+        offs[:, 0, across] = phases
+        img = project(lat_to_img, pts[None] + offs, k1, (w, h))
+        xi = np.clip(np.round(img[..., 0]).astype(int), 0, w - 1)
+        yi = np.clip(np.round(img[..., 1]).astype(int), 0, h - 1)
+        prof = resp[yi, xi]
+        peak = prof.max(0)
+        where = np.abs(phases[prof.argmax(0)])
+        clear = (peak > 8.0) & (peak > 2.0 * np.median(prof, 0) + 4.0)
+        pos = int((clear & (where <= CROSSING_TOLERANCE + 1e-9)).sum())
+        neg = int((clear & (where > CROSSING_TOLERANCE + 1e-9)).sum())
+        out.append(pos / max(pos + neg, 1) if pos + neg >= size else 0.5)
+    return out[0], out[1]
+
+
 def register_grid(
     gray: np.ndarray, lat_to_img: np.ndarray, size: int, pitch: float, k1: float = 0.0
 ) -> tuple[np.ndarray, float]:
@@ -511,14 +584,7 @@ def register_grid(
     The lattice's shape (pitch, perspective) is found from its points, which a lattice shifted by
     a pitch fits about as well (the board's frame, about a pitch past the outermost lines, reads
     like one more line); the segments between the points tell where the grid starts and ends."""
-    k = max(3, round(1.2 * pitch) | 1)
-    # A black-hat along y keeps dark features thin across y: horizontal lines (and stones).
-    h_lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
-    v_lines = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
-    # A line is found within a pixel or two of where the fitted lattice puts it.
-    grow = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
-    h_lines = cv2.dilate(h_lines, grow).astype(np.float32)
-    v_lines = cv2.dilate(v_lines, grow).astype(np.float32)
+    h_lines, v_lines = line_responses(gray, pitch)
     here, levels = grid_segment_score(h_lines, v_lines, lat_to_img, size, k1=k1)
     best = (-np.inf, lat_to_img)
     for dx in range(-REGISTER_REACH, REGISTER_REACH + 1):
@@ -659,7 +725,11 @@ def find_board(
             n = size - 1
             ends = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float64)
             corners_px = project(lat_to_img, ends, k1, best.image_size)
-            best = BoardLocation(size, lat_to_img, corners_px, best.evidence, best.image_size, k1)
+            evidence = best.evidence
+            if pattern == "lines":
+                # The grid as the lens bends it must still sit on its line crossings.
+                evidence = min(evidence, crossing_factor(gray, lat_to_img, size, k1))
+            best = BoardLocation(size, lat_to_img, corners_px, evidence, best.image_size, k1)
     if best is None or best.evidence < min_evidence:
         got = 0.0 if best is None else best.evidence
         where = (

@@ -2,7 +2,7 @@
 
 Run it ONCE per frame and hand the same :class:`Segmentation` to whoever needs it::
 
-    seg = Segmenter.load().segment(frame)           # ~5 ms at 720p on one thread
+    seg = Segmenter.load().segment(frame)           # ~8 ms at 720p on one thread
     cards = find_cards(frame, segmentation=seg)     # the card finder's learned candidates
     hand = seg.hand_mask(frame.shape)               # uint8 0/255 at the frame's resolution
 
@@ -16,6 +16,11 @@ not from skin colour alone. ``seg.hand_mask(shape, 0.5)`` is the mask at the fra
 ``seg.fraction(seg.hand, quad)`` is the mean hand probability over a card's quad (how much of it
 a hand covers); with a ROI, ``seg.offset`` is the ROI's origin in the frame. The model is trained
 on rendered frames only: on real photos its hand map is untested.
+
+For the card finder: ``seg.center`` (a peak per card at least half visible, touching cards and a
+pile's top card included) and ``seg.corners`` (each centre's four corners), read through
+:meth:`Segmentation.card_centres` and :meth:`Segmentation.card_quads`; ``None`` / empty with a
+model that has only the four maps.
 
 The model files are ``models/table_seg.onnx`` and ``models/table_seg.json``; a missing or corrupt
 one raises :class:`models.errors.ModelError` naming the file and ``tableref train seg``.

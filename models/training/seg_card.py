@@ -87,7 +87,8 @@ def write_seg_card(folder: Path, bench: Path | None = None) -> Path:
         "## Input",
         f"The BGR frame resized (INTER_AREA) so its long side is ~{long_side} px, each side rounded to a",
         f"multiple of 16 (1280x720 -> {w}x{h}), divided by the 97th percentile of its brightest channel",
-        "(`models.preprocess.normalise_exposure`), minus 0.5, as (1, 3, H, W) float32. Output: (1, 4,",
+        "(`models.preprocess.normalise_exposure`), minus 0.5, as (1, 3, H, W) float32. Output: (1,"
+        f" {len(meta['channels'])},",
         f"H/{meta['output_stride']}, W/{meta['output_stride']}) logits of {', '.join(meta['channels'][:5])}"
         + (", then the 8 corner offsets." if len(meta["channels"]) > 5 else "."),
         "",
@@ -98,7 +99,9 @@ def write_seg_card(folder: Path, bench: Path | None = None) -> Path:
         "",
         f"Rebuild: `{meta.get('command', 'tableref train seg')}` ({meta['render_seconds']} s rendering with"
         f" {cfg['workers']} processes + training, {meta['train_seconds']} s in all on this machine,"
-        f" {TRAIN_THREADS} torch thread, CPU shared with other jobs; seeded, deterministic kernels).",
+        f" {TRAIN_THREADS} torch thread, CPU shared with other jobs"
+        + (f": {meta['rebuild_load']}" if meta.get("rebuild_load") else "")
+        + "; seeded, deterministic kernels).",
         "",
         "## Size and speed",
         f"- `{SEG.onnx[0]}`: {onnx_path.stat().st_size} bytes, sha256 `{digest}`",

@@ -25,7 +25,11 @@ The steps, all numpy / OpenCV:
    With the learned segmenter (:mod:`vision.segmenter`, ``FinderConfig.segmenter``), its card
    instances are a fourth source (:mod:`vision.cards.seg_candidates`; each quad first fitted to
    the working image's edges) where the classical sources found nothing; optionally
-   (``seg_veto``) a classical candidate the segmenter sees as table is dropped.
+   (``seg_veto``) a classical candidate the segmenter sees as table is dropped. With a model that
+   has card centres (CenterNet-style, one per card even where cards touch or pile up): a mask blob
+   or a segmenter core holding two or more centres is also split at them, a classical quad over
+   two or more centres does not hold the learned candidates back, and each centre's regressed quad
+   (fitted to the working image's edges) competes with the others (``instances``).
 5. Corners are refined to subpixel on the full-resolution image (:mod:`vision.cards.refine`:
    each side fitted to its edge; a printed outline counts as part of the card; a printed frame
    inside a plain margin is moved out to the card's edge, the margin looked for in grey, then in
@@ -121,6 +125,8 @@ class FinderConfig:
     a pile's top card each their own) as candidates, when the model has them."""
     inst_threshold: float = 0.3
     """A centre peak at least this probable is a candidate."""
+    inst_refine: float = 1.2
+    """An instance quad's sides are first fitted to edges within this many map pixels (0: not)."""
     inst_fill_only: bool = False
     """Instance quads only where no classical candidate lies (IoU <= 0.3)."""
     inst_min_side_support: float = 0.4
@@ -422,12 +428,12 @@ def _instance_candidates(
     """Quads of the segmenter's card centres (each peak's four corners), in the working image's
     pixels, fitted to the working image's edges (``grey``)."""
     out: list[tuple[np.ndarray, float]] = []
-    search = cfg.seg_refine * scale / max(seg.scale)
+    search = cfg.inst_refine * scale / max(seg.scale)
     for quad, prob in seg.card_quads(cfg.inst_threshold):
         quad = order_quad(((quad - np.float32(origin)) * np.float32(scale)).astype(np.float32))
         if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
             continue
-        if grey is not None and cfg.seg_refine > 0:
+        if grey is not None and cfg.inst_refine > 0:
             quad, _ = refine_quad(grey, quad, search_px=max(3.0, search))
             quad = order_quad(quad)
         s = _score(quad_area(quad), quad, img_area, cfg)

@@ -158,6 +158,28 @@ def test_black_go_stones_lifted_by_glare_are_not_read_empty() -> None:
     assert (reading.matrix == truth.pegs).mean() > 0.98
 
 
+def test_black_go_stones_lifted_to_grey_on_a_clipped_board_are_not_read_empty() -> None:
+    """The third Go board drawn from random.Random(1002): at its top edge glare clips the board at
+    white and lifts three black stones to a pale grey disc, once read empty confidently. There an
+    empty point's quarters are that white; a lifted stone's are all a little darker."""
+    from vision.render.board import random_go_position
+
+    rng = random.Random(1002)
+    for _ in range(3):
+        stones = random_go_position(rng, rng.randint(0, 250))
+        tex, truth = render_board_texture("go", stones, style=rng.randrange(3))
+        scene_seed = rng.randrange(1 << 30)
+    scene = compositor_board_scene(scene_seed, tex, truth, 1280, 720)
+    spec = BoardSpec.go()
+    reader = BoardReader(spec, find_board(scene.image, 19, pattern="lines"))
+    reading = reader.read(scene.image)
+    lifted = [(0, 14), (0, 16), (1, 14)]
+    assert all(truth.pegs[p] == 1 and reader.clipped[p] for p in lifted)
+    assert all(reading.matrix[p] != 0 for p in lifted)
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth.pegs)).any()
+    assert (reading.matrix == truth.pegs).mean() > 0.95
+
+
 def test_dark_pegs_are_judged_by_their_ring_more_than_their_highlight() -> None:
     """Seed 0, board 8 and seed 21, board 1: a black peg at the board's edge and one beside links,
     their centres (the highlight) tinted blue in log units, once abstained; their rings are black."""

@@ -179,6 +179,10 @@ QUAD_BARE = 0.25
 """... and how far from the board's brightness (log units, median of the four) an empty one's may be;"""
 QUAD_STONE = 0.3
 """... a dark stone's are all darker than the board by this, as are its centre and ring."""
+QUAD_CLIPPED = 0.03
+"""On a board clipped at white, an empty point's brightest quarter is that white within this (log
+units): the board's brightness is known there, and a black stone lifted to grey by the glare
+darkens all four quarters a little (seen: 0.06 to 0.16)."""
 MEMORY_REACH = 3
 """A hand within this many holes (or in a white patch that reaches there) makes a hole's earlier
 reading void (see ``BoardReader._recall``)."""
@@ -395,6 +399,7 @@ class BoardReader:
         label: np.ndarray,
         conf: np.ndarray,
         dmin: np.ndarray,
+        clipped: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Go points judged by their four quarters between the lines too (``quad_log``; the
         other arguments are those points' own): an empty point's quarters are bare board (their
@@ -406,6 +411,10 @@ class BoardReader:
             return label, conf, dmin
         q = (quad_log - board[..., None, :]).mean(-1)
         bare = np.abs(np.median(q, axis=-1)) <= QUAD_BARE
+        # Where the board is clipped at white (``clipped``, default: the last read's), bare board
+        # is that white: quarters all a little darker are a stone lifted by glare (QUAD_CLIPPED).
+        clipped = self._clipped if clipped is None else clipped
+        bare &= ~clipped | (q.max(-1) >= -QUAD_CLIPPED)
         dmin = np.where((label == 0) & ~bare, np.maximum(dmin, 1.0), dmin)
         dark_class = np.nonzero(self.spec.prototypes()[1:].mean(-1) < -QUAD_STONE)[0] + 1
         if len(dark_class) != 1:
@@ -1111,7 +1120,9 @@ class BoardReader:
                 sub = self._clipped_shapes(f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip])
                 lab[clip], c[clip], d[clip] = sub
             if f.quad_log is not None:
-                lab, c, d = self._crossings(f.quad_log[idx], f.hole_log[idx], board[idx], lab, c, d)
+                lab, c, d = self._crossings(
+                    f.quad_log[idx], f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx]
+                )
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.

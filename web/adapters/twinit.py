@@ -16,7 +16,8 @@ from another pile than the turn player's logs the table's turn first (a missed c
 and a card the referee turned over that stays unchanged is read again, so a drift heals instead of
 lasting the game; so does a pile the referee waits on that the table shows empty.
 Slaps and their evidence policy live in :mod:`web.adapters.twinit_slaps`, the cooperative minute
-in :mod:`web.adapters.twinit_minute`, the pattern comparisons in :mod:`web.adapters.twinit_match`.
+in :mod:`web.adapters.twinit_minute`, the resync in :mod:`web.adapters.twinit_resync`, the pattern
+comparisons in :mod:`web.adapters.twinit_match`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from vision.observation import TableObservation
 from web.adapters.base import GameAdapter, photo_finish, row
 from web.adapters.twinit_match import Compare, Matcher, judge_compare
 from web.adapters.twinit_minute import COOP_MODES, STACK_HOLD_S, STACK_MAX_CARDS, Minute, SpreadView
+from web.adapters.twinit_resync import Resync
 from web.adapters.twinit_slaps import RECENT_VIEWS, Slaps
 from web.adapters.twinit_table import (
     Spot,
@@ -51,15 +53,12 @@ log = logging.getLogger(__name__)
 
 EDGE_FRACTION = 0.22
 """A card centred within this fraction of an image edge lies in that player's area."""
-RESYNC_S = 3.0
-"""The referee's table and the camera's disagreeing this long (no hand over the table) is a
-drift to heal, not a card about to be turned."""
 
 
-class TwinItAdapter(Slaps, Minute, GameAdapter):
+class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
     """Twin It's adapter: faces, the table memory kept in the log, competitive play; slaps
-    (:class:`web.adapters.twinit_slaps.Slaps`) and the minute (:class:`web.adapters.twinit_minute.Minute`)
-    are mixed in."""
+    (:class:`web.adapters.twinit_slaps.Slaps`), the minute (:class:`web.adapters.twinit_minute.Minute`)
+    and the resync (:class:`web.adapters.twinit_resync.Resync`) are mixed in."""
 
     def __init__(
         self,
@@ -408,106 +407,6 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.view_at[("pile", seat)] = snapshot[i].view
                 self.face_shown[snapshot[i].track] = face
 
-    def _resync_turned(self, mono: float) -> None:
-        """The referee's table against the camera's: a card the referee had turned over (three
-        identical faces in sight) whose place has shown the same card, with no hand over the
-        table, for :data:`RESYNC_S` was never turned: the table saw no third identical face (the
-        faces' labels had drifted: two different cards given one). Its face is read as it lies,
-        as a face of its own, and play goes on (a referee waiting for it refused every play for
-        the rest of the game: the full bench's seed 1)."""
-        state = self.live.snapshot_state()
-        waiting = {card for card, face in state.get("table", []) if face is None and card in self.table_at}
-        self._turned_since = {c: t for c, t in self._turned_since.items() if c in waiting}
-        tol = 0.5 * self.stable.card_px
-        for card in sorted(waiting):
-            since = self._turned_since.setdefault(card, mono)
-            i = nearest(self.stable.snapshot, self.table_at[card], tol)
-            old = self.view_at.get(("table", card))
-            if i is None or old is None or mono - since < RESYNC_S - 1e-6:
-                continue
-            spot = self.stable.snapshot[i]
-            view = self._latest_view(spot)
-            if self.matcher.p_same(self.matcher.signature(view), self.matcher.signature(old)) < self.sure:
-                continue  # turned over after all: read the usual way (_reveal_piles)
-            face = self._fresh()
-            self.labels[face] = self.matcher.signature(view)
-            result = self._propose_seen(
-                {"type": "reveal", "card": card, "face": face}, [(f"table:{card}", spot)]
-            )
-            if result:
-                log.info("resync: table card %d was never turned over; read as %s", card, face)
-                self.seq_of[("table", card)] = result[0]
-                self.view_at[("table", card)] = view
-                self.face_shown[spot.track] = face
-                self._turned_since.pop(card, None)
-
-    def _resync_piles(self, obs: TableObservation, mono: float) -> None:
-        """The referee's piles against the camera's: a pile whose next card the referee waits for,
-        whose place has shown no card, with no hand over the table, for :data:`RESYNC_S`, is empty
-        on the table (captures the camera missed took its cards). The table's empty pile is logged
-        as a correction (a referee waiting for that card refused every later play: the full
-        bench's seeds 0 and 1)."""
-        state = self.live.snapshot_state()
-        waiting = {
-            seat
-            for seat, (size, top) in enumerate(state.get("piles", []))
-            if size > 0 and top is None and seat in self.pile_at
-        }
-        self._empty_since = {s: t for s, t in self._empty_since.items() if s in waiting}
-        seen = visible_spots(obs)
-        self._resync_refills(state, seen, mono)
-        for seat in sorted(waiting):
-            if nearest(seen, self.pile_at[seat], self.stable.card_px) is not None:
-                self._empty_since.pop(seat, None)  # a card lies there: it will be read
-                continue
-            since = self._empty_since.setdefault(seat, mono)
-            if mono - since < RESYNC_S - 1e-6:
-                continue
-            self._empty_since.pop(seat, None)
-            if self.propose({"type": "empty", "player": seat}, {"resync": "no card at the pile's place"}):
-                log.info("resync: %s's pile is empty on the table", self.live.game.players[seat])
-
-    def _resync_refills(self, state: Mapping[str, Any], seen: list[Spot], mono: float) -> None:
-        """A pile the referee counts empty (after :meth:`_resync_piles`) whose place has shown a
-        card, with no hand over the table, for :data:`RESYNC_S`: a penalty the camera missed gave
-        cards back; one of the cards the referee lost track of is logged as that pile's top."""
-        if not state.get("lost"):
-            self._refill_since.clear()
-            return
-        tol = 0.5 * self.stable.card_px
-        empty = {
-            seat
-            for seat, (size, _top) in enumerate(state.get("piles", []))
-            if size == 0 and seat in self.pile_at
-        }
-        self._refill_since = {s: t for s, t in self._refill_since.items() if s in empty}
-        for seat in sorted(empty):
-            i = nearest(seen, self.pile_at[seat], tol)
-            held = self.captures_at.get(seat, [])
-            if i is None or any(np.linalg.norm(seen[i].center - p) <= tol for p in held):
-                self._refill_since.pop(seat, None)
-                continue
-            since = self._refill_since.setdefault(seat, mono)
-            if mono - since < RESYNC_S - 1e-6:
-                continue
-            self._refill_since.pop(seat, None)
-            self._refill(seat, seen[i], self._latest_view(seen[i]))
-
-    def _refill(self, seat: int, spot: Spot, view: np.ndarray) -> bool:
-        """Logs that ``seat``'s pile, counted empty, shows the card ``view`` again."""
-        face = self.label(view)
-        result = self._propose_seen(
-            {"type": "refill", "player": seat, "face": face},
-            [(f"pile:{seat}", Spot(spot.center, spot.quad, view, spot.track))],
-        )
-        if not result:
-            return False
-        log.info("resync: %s's pile shows a card again", self.live.game.players[seat])
-        self.seq_of[("pile", seat)] = result[0]
-        self.view_at[("pile", seat)] = view
-        self.face_shown[spot.track] = face
-        return True
-
     def _deal(self, snapshot: list[Spot]) -> None:
         tops: dict[int, Spot] = {}
         for spot in snapshot:
@@ -530,59 +429,6 @@ class TwinItAdapter(Slaps, Minute, GameAdapter):
                 self.seq_of[("pile", i)] = result[0]
                 self.view_at[("pile", i)] = tops[i].view
                 self.face_shown[tops[i].track] = faces[i]
-
-    def _turn_of(self, spot: Spot, snapshot: list[Spot], turn: int) -> int:
-        """Who played the new card ``spot``: the player on turn, unless the card is surely the top
-        card only one other pile showed, and that pile's place now shows another card (or none).
-        Then the referee's turn has drifted from the table's (a won capture it missed restarts
-        play with the winner): the table's turn is logged as a correction, then the play."""
-        state = self.live.snapshot_state()
-        sig = self._signature_of(spot.view)
-        tol = 0.5 * self.stable.card_px
-        came_from = []
-        for seat, (size, _top) in enumerate(state.get("piles", [])):
-            old = self.view_at.get(("pile", seat))
-            if size == 0 or old is None or seat not in self.pile_at:
-                continue
-            if self.matcher.p_same(sig, self._signature_of(old)) >= self.sure:
-                came_from.append(seat)
-        if len(came_from) != 1 or came_from[0] == turn:
-            return turn
-        seat = came_from[0]
-        at = nearest(snapshot, self.pile_at[seat], tol)
-        if (
-            at is not None
-            and self.matcher.p_same(
-                self._signature_of(snapshot[at].view), self._signature_of(self.view_at[("pile", seat)])
-            )
-            >= self.sure
-        ):
-            return turn  # that pile still shows the card: the new one is another like it
-        if self.propose({"type": "turn", "player": seat}, {"resync": "the card came from this pile"}) is None:
-            return turn
-        log.info("resync: the turn was %d's, the card came from %d's pile", turn, seat)
-        return seat
-
-    def _really_there(self, spot: Spot) -> bool:
-        """Whether the frame shows the card the finder reports: its view cut from this frame is
-        not surely another pattern than the finder's own last view of it. A track can stay
-        "visible" where a carried card passed and nothing lies now (the full bench's seed 1: a
-        play nobody made put the referee one turn out of step for the rest of the game)."""
-        card = self._obs.card(spot.track) if self._obs is not None else None
-        own = card.last_clean_view if card is not None else None
-        if own is None or spot.view is own:
-            return True  # no view of this frame to compare (a hand lies on the card)
-        if own.shape != spot.view.shape:
-            own = cv2.resize(own, (spot.view.shape[1], spot.view.shape[0]), interpolation=cv2.INTER_AREA)
-        p = self.matcher.p_same(self.matcher.signature(spot.view), self.matcher.signature(own))
-        if p >= self.different_below:
-            return True
-        self.hold(
-            {"type": "play"},
-            "a card the finder reports where the camera shows none",
-            "une carte signalée là où la caméra n'en montre pas",
-        )
-        return False
 
     def _play(self, spot: Spot, player: int) -> bool:
         face = self.label(spot.view)

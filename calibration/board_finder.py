@@ -132,9 +132,13 @@ def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
     return order_corners(quad)
 
 
-def dot_region_quads(image: np.ndarray) -> list[np.ndarray]:
+def dot_region_quads(image: np.ndarray, relative: bool = False) -> list[np.ndarray]:
     """Quadrilaterals around the largest fields of small dark dots (the hole lattice itself):
-    immune to glare and to a table the colour of the board, which fool the outline."""
+    immune to glare and to a table the colour of the board, which fool the outline.
+
+    With ``relative``, each dot's depth is taken relative to the brightness around it: a hard
+    shadow across a pale board dims its holes' contrast, not their ratio to the board, and the
+    shaded part's dots fall under a level set by the lit part's."""
     h, w = image.shape[:2]
     scale = min(1.0, 1280.0 / max(h, w))
     gray = _gray(image)
@@ -147,28 +151,33 @@ def dot_region_quads(image: np.ndarray) -> list[np.ndarray]:
     for k in (9, 15, 23):
         bh_h = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
         bh_v = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
-        resp = np.minimum(bh_h, bh_v)
-        level = max(8.0, 0.35 * float(np.percentile(resp, 99.5)))
-        dots = (resp > level).astype(np.uint8) * 255
-        field = cv2.morphologyEx(
-            dots, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2)
-        )
-        field = cv2.morphologyEx(
-            field, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k,) * 2)
-        )
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(field)
-        if n < 2:
-            continue
-        j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if stats[j, cv2.CC_STAT_AREA] < 0.02 * small.size:
-            continue
-        contours, _ = cv2.findContours(
-            (labels == j).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
-        )
-        quad = _quad_from_hull(cv2.convexHull(max(contours, key=cv2.contourArea)))
+        resp = np.minimum(bh_h, bh_v).astype(np.float32)
+        if relative:
+            local = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))).astype(np.float32)
+            resp = resp / (cv2.GaussianBlur(local, (0, 0), k) + 16.0) * 128.0
+        quad = _dot_field_quad(resp, k, small.size)
         if quad is not None:
             out.append(quad / scale)
     return out
+
+
+def _dot_field_quad(resp: np.ndarray, k: int, area: int) -> np.ndarray | None:
+    """The quadrilateral around the largest field of dots (``k`` px apart or less) in a dot
+    response of an image of ``area`` px, if that field is large enough to be a board."""
+    level = max(8.0, 0.35 * float(np.percentile(resp, 99.5)))
+    dots = (resp > level).astype(np.uint8) * 255
+    field = cv2.morphologyEx(
+        dots, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2)
+    )
+    field = cv2.morphologyEx(field, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k,) * 2))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(field)
+    if n < 2:
+        return None
+    j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[j, cv2.CC_STAT_AREA] < 0.02 * area:
+        return None
+    contours, _ = cv2.findContours((labels == j).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return _quad_from_hull(cv2.convexHull(max(contours, key=cv2.contourArea)))
 
 
 def candidate_quads(image: np.ndarray, max_candidates: int = 6) -> list[np.ndarray]:
@@ -684,31 +693,25 @@ def find_board(
         raise InputError("image: expected a BGR or gray image at least 32 x 32 pixels")
     if size < 3:
         raise InputError(f"board size {size}: expected at least 3")
+    gray = _gray(image)
     if corners is not None:
         quads = [order_corners(np.asarray(corners, np.float64))]
+        best = _fit_outlines(image, gray, quads, size, valid, pattern)
     else:
         quads = dot_region_quads(image) + candidate_quads(image)
+        best = _fit_outlines(image, gray, quads, size, valid, pattern)
+        if best is None or best.evidence <= SURE_EVIDENCE:
+            # Fields of dots relative to the light around them (a hard shadow across a pale board).
+            more = dot_region_quads(image, relative=True)
+            again = _fit_outlines(image, gray, more, size, valid, pattern)
+            if again is not None and (best is None or again.evidence > best.evidence):
+                best = again
+            quads += more
         if not quads:
             raise BoardNotFound(
                 "no board outline found: no large four-sided region stands out from the table"
             )
-    # Each outline is tried as found, and moved onto the strongest nearby edges (the board's edge
-    # or its printed border lines): the lattice fit needs the outline's orientation to be exact.
-    gray = _gray(image)
-    reach = 0.015 * max(image.shape[:2])
-    quads = [q for quad in quads for q in (order_corners(refine_quad(gray, quad, reach)), quad)]
-    best: BoardLocation | None = None
-    for quad in quads:
-        try:
-            loc = fit_lattice(image, quad, size, valid, pattern)
-        except BoardNotFound:
-            continue
-        log.debug("candidate %s evidence %.3f", quad.round(1).tolist(), loc.evidence)
-        if best is None or loc.evidence > best.evidence:
-            best = loc
-        if loc.evidence > 0.97:
-            break
-    if best is not None and corners is None and best.evidence <= 0.97:
+    if best is not None and corners is None and best.evidence <= SURE_EVIDENCE:
         best = _refit_from_lattice(image, best, size, valid, pattern)
     if best is not None and best.evidence >= min_evidence and lens:
         # The lattice's shape as the lens bends it (the lattice itself stays: a refit moves no point
@@ -738,6 +741,37 @@ def find_board(
         raise BoardNotFound(
             f"no {size} x {size} hole lattice {where}: lattice evidence {got:.2f} below {min_evidence:.2f}"
         )
+    return best
+
+
+SURE_EVIDENCE = 0.97
+"""A lattice with more evidence than this ends the search through outlines."""
+
+
+def _fit_outlines(
+    image: np.ndarray,
+    gray: np.ndarray,
+    quads: list[np.ndarray],
+    size: int,
+    valid: np.ndarray | None,
+    pattern: str,
+) -> BoardLocation | None:
+    """The lattice with the most evidence in any of ``quads``, each tried moved onto the strongest
+    nearby edges (the board's edge or its printed border lines: the lattice fit needs the
+    outline's orientation to be exact) and as found; the first sure one ends the search."""
+    reach = 0.015 * max(image.shape[:2])
+    best: BoardLocation | None = None
+    tries = (q for found in quads for q in (order_corners(refine_quad(gray, found, reach)), found))
+    for quad in tries:
+        try:
+            loc = fit_lattice(image, quad, size, valid, pattern)
+        except BoardNotFound:
+            continue
+        log.debug("candidate %s evidence %.3f", quad.round(1).tolist(), loc.evidence)
+        if best is None or loc.evidence > best.evidence:
+            best = loc
+        if loc.evidence > SURE_EVIDENCE:
+            break
     return best
 
 

@@ -130,6 +130,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self._stack_shown = False
         """Whether the run of stack-like views has shown a card in the middle yet."""
         self._frame: Any = None
+        self._mark: tuple[float, int | None] | None = None
+        self._prev_mark: tuple[float, int | None] | None = None
+        """(mono, capture index) of this frame and of the one vision saw before it."""
         self._obs: TableObservation | None = None
         self._observed = 0.0
         self.recent: list[Spot] = []
@@ -244,6 +247,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
     # -- the frame -----------------------------------------------------------------------------
     def observe(self, obs: TableObservation, frame: Any) -> None:
         mono = float(getattr(frame, "mono", obs.timestamp))
+        index = getattr(frame, "index", None)
+        self._prev_mark, self._mark = self._mark, (mono, index if isinstance(index, int) else None)
         self._observed = time.monotonic()
         self._frame = frame
         self._obs = obs

@@ -47,6 +47,16 @@ class SpreadView:
     spots: list[Spot]
     image: Any
     obs: TableObservation
+    skipped: int = 0
+    """Captured frames vision skipped since the frame it saw before this one."""
+    period: float = 0.0
+    """Seconds between two captured frames then."""
+
+    def dated(self) -> float:
+        """When the spread came to rest, ``mono`` being the first frame seen at rest: the middle of
+        the frames skipped before it (it came to rest among them; the middle halves the worst
+        error), else this frame."""
+        return self.mono - ((self.skipped + 1) // 2) * self.period
 
 
 def at_rest(a: list[Spot], b: list[Spot], tol: float) -> bool:
@@ -101,15 +111,27 @@ class Minute:
         if self._spread_first is None:
             self._spread_first = mono
         self._spread_counts.append((mono, len(seen)))
-        view = SpreadView(mono, seen, getattr(self._frame, "image", None), obs)
+        skipped, period = self._skipped()
+        view = SpreadView(mono, seen, getattr(self._frame, "image", None), obs, skipped, period)
         tol = max(REST_MIN_PX, REST_FRACTION * self.stable.card_px)
         last = self._spread_last
         if self._spread_rest is None and last is not None and at_rest(last.spots, seen, tol):
             # the fuller of the two frames is the spread handed over (a hand may hide a card)
-            self._spread_rest = (last.mono, view if len(seen) > len(last.spots) else last)
+            self._spread_rest = (last.dated(), view if len(seen) > len(last.spots) else last)
         if self._spread_best is None or len(seen) >= len(self._spread_best.spots):
             self._spread_best = view
         self._spread_last = view
+
+    def _skipped(self) -> tuple[int, float]:
+        """Captured frames vision skipped between the frame before and this one (the newest frame
+        wins when vision is slow), and the capture period; (0, 0.0) when frames are not numbered."""
+        now, before = self._mark, self._prev_mark
+        if now is None or before is None or now[1] is None or before[1] is None:
+            return 0, 0.0
+        gap = int(now[1]) - int(before[1])
+        if gap <= 1:
+            return 0, 0.0
+        return gap - 1, (now[0] - before[0]) / gap
 
     def _spread_view(self, view: SpreadView | None) -> list[Spot]:
         """The spread as one frame showed it, with views cut from that frame."""

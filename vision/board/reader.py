@@ -179,6 +179,9 @@ QUAD_BARE = 0.25
 """... and how far from the board's brightness (log units, median of the four) an empty one's may be;"""
 QUAD_STONE = 0.3
 """... a dark stone's are all darker than the board by this, as are its centre and ring."""
+QUAD_PALE = 0.03
+"""Under glare, a white stone's quarters, centre and ring are brighter than the board by at least
+this (log units), and within this of one another: an even disc."""
 QUAD_CLIPPED = 0.03
 """On a board clipped at white, an empty point's brightest quarter is that white within this (log
 units): the board's brightness is known there, and a black stone lifted to grey by the glare
@@ -400,6 +403,7 @@ class BoardReader:
         conf: np.ndarray,
         dmin: np.ndarray,
         clipped: np.ndarray | None = None,
+        glare: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Go points judged by their four quarters between the lines too (``quad_log``; the
         other arguments are those points' own): an empty point's quarters are bare board (their
@@ -416,10 +420,28 @@ class BoardReader:
         clipped = self._clipped if clipped is None else clipped
         bare &= ~clipped | (q.max(-1) >= -QUAD_CLIPPED)
         dmin = np.where((label == 0) & ~bare, np.maximum(dmin, 1.0), dmin)
+        v = hole_log - np.concatenate([board, board], -1)
+        # Under glare (``glare``, default: the last read's) a white stone is lifted about as much
+        # as the board and keeps little of its contrast: a point read as the pale stone whose
+        # quarters, centre and ring are one even disc a little brighter than the board is that
+        # stone (an empty point's centre shows its lines, darker than the board).
+        glare = self._glare if glare is None else glare
+        pale_class = self.spec.prototypes()[1:].mean(-1) > QUAD_STONE
+        disc = np.concatenate([q, v[..., :3].mean(-1, keepdims=True), v[..., 3:].mean(-1, keepdims=True)], -1)
+        pale = (
+            (glare > LIT_MIN)
+            & (label > 0)
+            & pale_class[np.maximum(label, 1) - 1]
+            & (dmin >= 1.0)
+            & (disc.min(-1) >= QUAD_PALE)
+            & (disc.max(-1) - disc.min(-1) <= QUAD_PALE)
+        )
+        if pale.any():
+            conf, dmin = conf.copy(), dmin.copy()
+            conf[pale], dmin[pale] = 1.0, SHAPE_MATCH
         dark_class = np.nonzero(self.spec.prototypes()[1:].mean(-1) < -QUAD_STONE)[0] + 1
         if len(dark_class) != 1:
             return label, conf, dmin
-        v = hole_log - np.concatenate([board, board], -1)
         dark = (
             (q.max(-1) <= -QUAD_STONE)
             & (v[..., :3].mean(-1) <= -QUAD_STONE)
@@ -1121,7 +1143,14 @@ class BoardReader:
                 lab[clip], c[clip], d[clip] = sub
             if f.quad_log is not None:
                 lab, c, d = self._crossings(
-                    f.quad_log[idx], f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx]
+                    f.quad_log[idx],
+                    f.hole_log[idx],
+                    board[idx],
+                    lab,
+                    c,
+                    d,
+                    self._clipped[idx],
+                    self._glare[idx],
                 )
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]

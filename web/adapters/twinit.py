@@ -165,17 +165,40 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
 
     def label(self, view: np.ndarray) -> str:
         """The known face this view surely shows, else a new label."""
-        sig = self.matcher.signature(view)
-        best, best_p = None, 0.0
-        for face, ref in self.labels.items():
-            p = self.matcher.p_same(sig, ref)
-            if p > best_p:
-                best, best_p = face, p
-        if best is not None and best_p >= self.sure:
-            return best
-        face = self._fresh()
-        self.labels[face] = sig
-        return face
+        return self.labels_for([view])[0]
+
+    def labels_for(self, views: list[np.ndarray]) -> list[str]:
+        """:meth:`label` of each view in turn (a view may match a label an earlier one just made),
+        with the judge called in batches: signatures ``twinit_match.SIGNATURE_BATCH`` crops a call, every
+        comparison in one batch (the minute's start labels every card in one frame; one call per
+        card and label kept the vision thread busy for most of a second)."""
+        if not views:
+            return []
+        sigs = self.matcher.signatures(views)
+        known = list(self.labels.items())
+        pairs = [(sig, ref) for sig in sigs for _, ref in known]
+        pairs += [(sigs[i], sigs[j]) for i in range(len(sigs)) for j in range(i)]
+        p = iter(self.matcher.p_same_many(pairs))
+        vs_known = [[next(p) for _ in known] for _ in sigs]
+        vs_earlier = [[next(p) for _ in range(i)] for i in range(len(sigs))]
+        out: list[str] = []
+        made: list[tuple[int, str]] = []
+        """(view index, face) of the labels made here, in order."""
+        for i, sig in enumerate(sigs):
+            candidates = [(face, vs_known[i][k]) for k, (face, _) in enumerate(known)]
+            candidates += [(face, vs_earlier[i][j]) for j, face in made]
+            best, best_p = None, 0.0
+            for face, q in candidates:
+                if q > best_p:
+                    best, best_p = face, q
+            if best is not None and best_p >= self.sure:
+                out.append(best)
+                continue
+            face = self._fresh()
+            self.labels[face] = sig
+            made.append((i, face))
+            out.append(face)
+        return out
 
     # -- memory kept in the log ---------------------------------------------------------------------
     def _propose_seen(self, action: dict[str, Any], seen: list[tuple[str, Spot]]) -> tuple[int, Any] | None:
@@ -423,7 +446,7 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             return
         total = self.expected_cards
         sizes = [total // n + (1 if i < total % n else 0) for i in range(n)]
-        faces = [self.label(tops[i].view) for i in range(n)]
+        faces = self.labels_for([tops[i].view for i in range(n)])
         result = self._propose_seen(
             {"type": "deal", "piles": sizes, "first": 0, "tops": faces},
             [(f"pile:{i}", tops[i]) for i in range(n)],

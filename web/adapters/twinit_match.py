@@ -40,6 +40,20 @@ class Matcher:
             return float(self.judge.judge_signatures(a, b).p_same)
         return float(self.compare(a, b))
 
+    def p_same_many(self, pairs: list[tuple[Any, Any]]) -> list[float]:
+        """:meth:`p_same` of many pairs, in batched head calls when the judge offers them (the judge
+        bounds each call's size itself); the same values as one call per pair."""
+        if self.judge is None or not hasattr(self.judge, "p_same_many"):
+            return [self.p_same(a, b) for a, b in pairs]
+        out = [0.0] * len(pairs)  # a square card against an oblong one: never the same pattern
+        kept = [
+            i for i, (a, b) in enumerate(pairs) if getattr(a, "square", None) == getattr(b, "square", None)
+        ]
+        if kept:
+            for i, p in zip(kept, self.judge.p_same_many([pairs[i] for i in kept]), strict=True):
+                out[i] = round(float(p), 6)
+        return out
+
 
 def judge_compare(judge: Any) -> Compare:
     """A :data:`Compare` from a ``PatternJudge`` (``compare(a, b) -> Judgement(verdict, p_same)``)."""

@@ -188,7 +188,7 @@ class Minute:
         ordered = sorted(
             snapshot, key=lambda s: (round(s.center[1] / max(1.0, self.stable.card_px)), s.center[0])
         )
-        faces: list[str | None] = [self.label(s.view) for s in ordered]
+        faces: list[str | None] = list(self.labels_for([s.view for s in ordered]))
         faces += [None] * max(0, self.expected_cards - len(faces))
         result = self._propose_seen(
             {"type": "start", "faces": faces[: self.expected_cards]},

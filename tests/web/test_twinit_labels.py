@@ -1,0 +1,117 @@
+"""Labelling cards with the identity judge: the minute's start labels every spread card in one frame
+on the vision thread, so the judge is called in batches (signatures at most
+``SIGNATURE_BATCH`` crops a call, the comparisons in one call), never once per card and label.
+Counted in judge calls, not timed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from referee.registry import make_game
+from tests.web.tableobs import card, pixel_compare
+from tests.web.test_twinit_adapter import P, Table
+from web.adapters.twinit import TwinItAdapter
+from web.adapters.twinit_match import SIGNATURE_BATCH
+from web.live_game import LiveGame
+from web.settings import Settings
+from web.store import EventStore
+
+
+@dataclass(frozen=True, eq=False)
+class Sig:
+    crop: np.ndarray
+    square: bool = True
+
+
+class CountingJudge:
+    """The test comparator behind the ``PatternJudge`` interface, counting its model calls."""
+
+    def __init__(self) -> None:
+        self.embed_calls: list[int] = []
+        """Crops per signature call."""
+        self.head_calls = 0
+
+    def signatures(self, crops: list[np.ndarray]) -> list[Sig]:
+        self.embed_calls.append(len(crops))
+        return [Sig(c) for c in crops]
+
+    def signature(self, crop: np.ndarray) -> Sig:
+        return self.signatures([crop])[0]
+
+    def judge_signatures(self, a: Sig, b: Sig) -> Any:
+        self.head_calls += 1
+        return SimpleNamespace(p_same=pixel_compare(a.crop, b.crop))
+
+    def p_same_many(self, pairs: list[tuple[Sig, Sig]]) -> np.ndarray:
+        self.head_calls += 1
+        return np.array([pixel_compare(a.crop, b.crop) for a, b in pairs])
+
+    def calls(self) -> int:
+        return len(self.embed_calls) + self.head_calls
+
+
+FACES = [P[0], P[0], P[1], P[2], P[1], P[3], P[2], P[3], P[0], P[2], P[1], P[3]]
+
+
+def coop(tmp_path: Path, judge: CountingJudge) -> tuple[LiveGame, TwinItAdapter]:
+    options = {"cards": len(FACES), "seconds": 60}
+    settings = Settings(
+        game="twinit", mode="cooperative", players=("Ana", "Ben"), options=options, data_dir=tmp_path
+    )
+    live = LiveGame.open(
+        make_game("twinit", settings.players, "cooperative", options), EventStore(settings.db_path)
+    )
+    return live, TwinItAdapter(live, settings, pixel_compare, judge=judge)
+
+
+def test_the_minutes_start_labels_the_spread_in_a_few_batched_judge_calls(tmp_path: Path) -> None:
+    judge = CountingJudge()
+    live, ad = coop(tmp_path, judge)
+    table = Table(ad)
+    table.settle([card(1, P[0], 640, 360)])  # the stack
+    spread = [card(i + 1, f, 100 + 95 * i, 300 + 60 * (i % 2)) for i, f in enumerate(FACES)]
+    table.show(spread)
+    before_embed, before = len(judge.embed_calls), judge.calls()
+    table.show(spread)  # at rest: the minute starts on this frame
+    assert live.timer is not None and live.snapshot_state()["phase"] == "minute"
+    frame_embeds = judge.embed_calls[before_embed:]
+    assert max(frame_embeds) <= SIGNATURE_BATCH  # the judge's memory bound holds
+    # one signature call per 4 cards and one for the comparisons (one per card and label before)
+    assert judge.calls() - before <= math.ceil(len(FACES) / SIGNATURE_BATCH) + 1, (
+        frame_embeds,
+        judge.head_calls,
+    )
+    start = next(e for e in live.entries if e["action"]["type"] == "start")
+    faces = start["action"]["faces"]
+    # the labels still follow the patterns: equal faces, equal labels; different faces, different ones
+    centres = [c.quad.mean(axis=0) for c in spread]
+    truth = [
+        FACES[int(np.argmin([np.linalg.norm(np.asarray(p["at"]) - c) for c in centres]))]
+        for p in start["evidence"]["places"]
+    ]
+    assert len(truth) == len(faces) == len(FACES) and len(set(faces)) == len(set(FACES))
+    for i in range(len(faces)):
+        for j in range(len(faces)):
+            assert (faces[i] == faces[j]) == (truth[i] == truth[j]), (faces, truth)
+
+
+def test_batched_labels_match_labelling_one_view_at_a_time(tmp_path: Path) -> None:
+    """A view may match a label an earlier view of the same batch made, or one known before."""
+    from tests.web.tableobs import crop
+
+    _live, ad = coop(tmp_path, CountingJudge())
+    known = ad.label(crop(P[1]))
+    views = [crop(f) for f in (P[0], P[1], P[0], P[2], P[2], P[3], P[1])]
+    got = ad.labels_for(views)
+    assert got[1] == got[6] == known
+    assert got[0] == got[2] and got[3] == got[4]
+    assert len({got[0], got[1], got[3], got[5]}) == 4
+    assert ad.label(crop(P[3])) == got[5]
+    assert ad.labels_for([]) == []

@@ -132,13 +132,14 @@ def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
     return order_corners(quad)
 
 
-def dot_region_quads(image: np.ndarray, relative: bool = False) -> list[np.ndarray]:
+def dot_region_quads(image: np.ndarray, relative: bool = False, pattern: str = "holes") -> list[np.ndarray]:
     """Quadrilaterals around the largest fields of small dark dots (the hole lattice itself):
     immune to glare and to a table the colour of the board, which fool the outline.
 
     With ``relative``, each dot's depth is taken relative to the brightness around it: a hard
     shadow across a pale board dims its holes' contrast, not their ratio to the board, and the
-    shaded part's dots fall under a level set by the lit part's."""
+    shaded part's dots fall under a level set by the lit part's. With ``pattern="lines"``, the
+    field is of dark dots and lines (a Go grid, whose crossings are no dots)."""
     h, w = image.shape[:2]
     scale = min(1.0, 1280.0 / max(h, w))
     gray = _gray(image)
@@ -152,6 +153,9 @@ def dot_region_quads(image: np.ndarray, relative: bool = False) -> list[np.ndarr
         bh_h = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
         bh_v = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k)))
         resp = np.minimum(bh_h, bh_v).astype(np.float32)
+        if pattern == "lines":
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            resp = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
         if relative:
             local = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))).astype(np.float32)
             resp = resp / (cv2.GaussianBlur(local, (0, 0), k) + 16.0) * 128.0
@@ -703,6 +707,10 @@ def find_board(
         if best is None or best.evidence <= SURE_EVIDENCE:
             # Fields of dots relative to the light around them (a hard shadow across a pale board).
             more = dot_region_quads(image, relative=True)
+            if pattern == "lines":
+                # A Go grid's own field of lines (its crossings are no dots; a table the board's
+                # colour hides its outline).
+                more += dot_region_quads(image, pattern="lines")
             again = _fit_outlines(image, gray, more, size, valid, pattern)
             if again is not None and (best is None or again.evidence > best.evidence):
                 best = again

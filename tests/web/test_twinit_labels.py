@@ -115,3 +115,41 @@ def test_batched_labels_match_labelling_one_view_at_a_time(tmp_path: Path) -> No
     assert len({got[0], got[1], got[3], got[5]}) == 4
     assert ad.label(crop(P[3])) == got[5]
     assert ad.labels_for([]) == []
+
+
+def test_an_arm_over_many_cards_compares_their_pairs_in_one_judge_call(tmp_path: Path) -> None:
+    """Which two cards are claimed, among more under the hands, is decided on the vision thread
+    before the ruling: every pair in one call of the judge's head, not one call a pair."""
+    from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP
+    from vision.observation import CardState, HandObservation, Seat
+
+    judge = CountingJudge()
+    options = {"cards": 10}
+    settings = Settings(
+        game="twinit", mode="competitive", players=("Ana", "Ben"), options=options, data_dir=tmp_path
+    )
+    live = LiveGame.open(
+        make_game("twinit", settings.players, "competitive", options), EventStore(settings.db_path)
+    )
+    ad = TwinItAdapter(live, settings, pixel_compare, judge=judge)
+    table = Table(ad)
+    table.settle([card(1, P[0], *BOTTOM), card(2, P[1], *TOP)])
+    table.settle([card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[2], *BOTTOM)])
+    table.settle(
+        [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[2], *BOTTOM), card(4, P[3], 400, 360)]
+    )
+    assert live.snapshot_state()["phase"] == "play"
+    covered = [
+        card(1, P[0], *MIDDLE, state=CardState.COVERED),
+        card(2, P[1], *TOP, state=CardState.COVERED),
+        card(3, P[2], *BOTTOM, state=CardState.COVERED),
+        card(4, P[3], 400, 360, state=CardState.COVERED),
+    ]
+    arm = HandObservation(7, Seat("bottom"), (1, 2, 3, 4), (380, 30, 300, 690))
+    per_frame = []
+    for _ in range(10):
+        before = judge.head_calls
+        table.show(covered, [arm])
+        per_frame.append(judge.head_calls - before)
+    assert max(per_frame) == 1, per_frame  # 6 pairs among 4 cards: one call (6 calls before)
+    assert "which two are claimed is not clear" in ad.held[-1]["en"]

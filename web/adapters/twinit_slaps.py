@@ -169,11 +169,11 @@ class Slaps:
         if len(hidden) == 2:
             return hidden
         sigs = {i: self._signature_of(self._latest_view(snapshot[i])) for i in hidden}
-        scored = [
-            (self.matcher.p_same(sigs[a], sigs[b]), [a, b])
-            for k, a in enumerate(hidden)
-            for b in hidden[k + 1 :]
-        ]
+        pairs = [[a, b] for k, a in enumerate(hidden) for b in hidden[k + 1 :]]
+        # every pair in one batch of the judge's head (arms over many cards: 36 calls were one each)
+        scored = list(
+            zip(self.matcher.p_same_many([(sigs[a], sigs[b]) for a, b in pairs]), pairs, strict=True)
+        )
         sure = [pair for p, pair in scored if p >= self.sure]
         if len(sure) == 1:
             return sure[0]

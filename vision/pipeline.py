@@ -112,6 +112,13 @@ class PipelineConfig:
     """... when no pixel of it lies further than this from its outside (a strip at most about
     four gate pixels wide: a hand's shadow band, not a card, a card being some 12 gate pixels a
     side). It is not searched, nor taken as accounted for, while the hand is there."""
+    sweep_every: int = 5
+    """One still frame in this many searches the next tile of a slow background sweep of the
+    whole frame (a card a search missed, or one lying where nothing changed since, is searched
+    again within ``sweep_every * sweep_grid[0] * sweep_grid[1]`` still frames); 0: no sweep."""
+    sweep_grid: tuple[int, int] = (4, 3)
+    """Tiles of the sweep across and down (each grown by a card's diagonal, so every card lies
+    wholly inside one); every other pass has one fewer each way."""
 
 
 class TablePipeline:
@@ -142,6 +149,9 @@ class TablePipeline:
         self._since_colours = 0
         self._accounted: np.ndarray | None = None
         self._verify: dict[int, tuple[np.ndarray, float]] = {}
+        self._still = 0
+        self._sweep_tile = 0
+        self._sweep_pass = 0
         """Track id -> (quad, time): where a card a hand carried away lay; searched once no hand
         is near it (the hand may have left the card there and carried nothing)."""
 
@@ -155,6 +165,9 @@ class TablePipeline:
         self._table_colours = None
         self._accounted = None
         self._verify = {}
+        self._still = 0
+        self._sweep_tile = 0
+        self._sweep_pass = 0
 
     def _gate(self, frame: np.ndarray) -> tuple[bool, np.ndarray | None, np.ndarray]:
         """(changed?, changed-pixel mask of the gate copy, the gate copy)."""
@@ -227,7 +240,12 @@ class TablePipeline:
         if not changed and self._last is not None:
             held = {tid for hand in self._last.hands for tid in hand.covers}
             expired = self.tracker.expire(timestamp, held)
-            cards = self._last.cards if not expired else tuple(t.snapshot() for t in self.tracker.confirmed())
+            swept = self._sweep(frame, timestamp)
+            cards = (
+                self._last.cards
+                if not (expired or swept)
+                else tuple(t.snapshot() for t in self.tracker.confirmed())
+            )
             obs = TableObservation(
                 frame_index=self._frame_index,
                 timestamp=timestamp,
@@ -237,7 +255,12 @@ class TablePipeline:
                 hands=self._last.hands,
                 events=(),
                 hand_mask=self._last.hand_mask,
-                extras={"ms": (time.perf_counter() - t0) * 1000.0, "changed": False, "roi": None},
+                extras={
+                    "ms": (time.perf_counter() - t0) * 1000.0,
+                    "changed": False,
+                    "roi": None,
+                    "swept": swept,
+                },
             )
             self._last = obs
             return obs
@@ -419,6 +442,56 @@ class TablePipeline:
             else:
                 back.append(CardDetection(t.quad.copy(), t.confidence))
         return back, clear
+
+    def _sweep_grid(self, sweep: int) -> tuple[int, int]:
+        """Tiles across and down of the ``sweep``-th pass: every other pass one fewer each way
+        (tiles of another size and place: the finder can miss a card in a region of one size
+        and find it in the next)."""
+        cols, rows = self.cfg.sweep_grid
+        return (cols, rows) if sweep % 2 == 0 else (max(1, cols - 1), max(1, rows - 1))
+
+    def _sweep_box(self, sweep: int, index: int, shape: tuple[int, int]) -> Box:
+        """Tile ``index`` of the ``sweep``-th pass of the background sweep, grown by a card's
+        diagonal, in the frame."""
+        h, w = shape
+        cols, rows = self._sweep_grid(sweep)
+        col, row = index % cols, (index // cols) % rows
+        diag = [quad_diagonal(t.quad) for t in self.tracker.on_table()]
+        margin = float(np.median(diag)) if diag else 0.15 * max(h, w)
+        x0 = max(0, int(col * w / cols - margin))
+        y0 = max(0, int(row * h / rows - margin))
+        x1 = min(w, int(np.ceil((col + 1) * w / cols + margin)))
+        y1 = min(h, int(np.ceil((row + 1) * h / rows + margin)))
+        return (x0, y0, x1 - x0, y1 - y0)
+
+    def _sweep(self, frame: np.ndarray, timestamp: float) -> int:
+        """On one still frame in ``sweep_every``, the next tile of the background sweep is
+        searched; cards found there on no track, away from every hand, become tracks (a card
+        the first search missed, or lying where nothing has changed since, is not left unseen
+        for good). Other tracks are left as they are. Returns how many tracks it added."""
+        if self.cfg.sweep_every <= 0 or self._last is None:
+            return 0
+        self._still += 1
+        if self._still % self.cfg.sweep_every:
+            return 0
+        box = self._sweep_box(self._sweep_pass, self._sweep_tile, frame.shape[:2])
+        cols, rows = self._sweep_grid(self._sweep_pass)
+        self._sweep_tile += 1
+        if self._sweep_tile >= cols * rows:
+            self._sweep_tile = 0
+            self._sweep_pass += 1
+        colours = self._colours(frame)
+        found = self.find(frame, self.finder_cfg, roi=box, known=[], colours=colours)
+        mask = self._last.hand_mask
+        if mask is not None and mask.any():
+            f = mask.shape[1] / frame.shape[1]
+            found = [d for d in found if quad_coverage(mask > 0, d.quad, f) == 0.0]
+        added = self.tracker.add_unseen(found, timestamp, frame)
+        if added:
+            log.info("background sweep of %s found %d card(s) no search had", box, len(added))
+            if self.identify is not None:
+                self._identify_new()
+        return len(added)
 
     def _colours(self, frame: np.ndarray) -> np.ndarray:
         """The table's colours, learned from the whole frame's border every ``colours_every``

@@ -384,6 +384,24 @@ class CardTracker:
         ]
         return changed
 
+    def add_unseen(
+        self, detections: list[CardDetection], timestamp: float, frame: np.ndarray | None = None
+    ) -> list[Track]:
+        """New tracks for the ``detections`` that lie on no track still on the table (a card a
+        background sweep found where nothing was searched before); the other tracks are left as
+        they are (the sweep examined none of them). Returns the new tracks."""
+        out: list[Track] = []
+        for det in detections:
+            others = [t for t in self.tracks if t.state is not CardState.GONE] + out
+            if any(quad_iou(det.quad, t.quad) > 0.1 for t in others):
+                continue
+            tr = Track(self._next_id, det.quad.astype(np.float32), det.confidence, last_seen=timestamp)
+            self._next_id += 1
+            self.tracks.append(tr)
+            self._take_clean_view(tr, frame, timestamp, False)
+            out.append(tr)
+        return out
+
     def _duplicates(
         self,
         found: list[Track],

@@ -36,6 +36,8 @@ The steps, all numpy / OpenCV:
    each colour channel), then each side is snapped to the card's outer edge, where card lies
    inside and table outside (:mod:`vision.cards.snap`: not a print inside the card, not a
    neighbour or a shadow beyond it).
+6. Two quads that overlap in a thin strip along facing sides (touching cards, one side fitted to
+   the neighbour's border) both end at the strip's middle (:mod:`vision.cards.shared_edges`).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from vision.cards.segment import (
     table_colours,
     table_model_mask,
 )
+from vision.cards.shared_edges import split_shared_edges
 from vision.cards.snap import SnapConfig, snap_quad
 from vision.segmenter import Segmentation, Segmenter
 
@@ -135,12 +138,16 @@ class FinderConfig:
     inst_min_support: float = 0.7
     """An instance quad's outline as a whole has at least this fraction on an edge."""
     snap: SnapConfig | None = field(default_factory=SnapConfig)
+    """After refining, snap each side to the card's outer edge (card inside, table outside:
+    :mod:`vision.cards.snap`); ``None``: not."""
+    shared_edges: float = 0.15
+    """Where two found quads overlap along facing sides by a strip at most this fraction of the
+    smaller one's short side deep (touching cards, one side on the neighbour's border), both sides
+    end at the strip's middle (:mod:`vision.cards.shared_edges`); 0: not."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
     on the real SET photos >= 0.015 (at full resolution); 0: not checked."""
-    """After refining, snap each side to the card's outer edge (card inside, table outside:
-    :mod:`vision.cards.snap`); ``None``: not."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -761,5 +768,11 @@ def find_cards(
             quad, _ = snap_quad(image, quad, colours, cfg.snap)
         if conf >= cfg.min_confidence:
             dets.append(CardDetection(order_quad(quad + np.float32([ox, oy])), float(conf)))
+    if cfg.shared_edges > 0 and len(dets) >= 2:
+        split = split_shared_edges([d.quad for d in dets], cfg.shared_edges)
+        dets = [
+            d if np.array_equal(q, d.quad) else CardDetection(order_quad(q), d.confidence)
+            for d, q in zip(dets, split, strict=True)
+        ]
     log.debug("found %d cards in %dx%d (roi %s)", len(dets), w, h, roi)
     return dets

@@ -1,0 +1,80 @@
+"""Touching cards: where two found quads overlap in a thin strip along facing sides, both end at
+the strip's middle.
+
+Two cards laid edge to edge show no table between them, so the edge a side is fitted to may be the
+neighbour's (its border, its printed frame) a few pixels past the shared edge. When the quads of
+two cards side by side overlap along facing, near-parallel sides by a thin strip, the true shared
+edge lies inside that strip; cards of one deck have borders of one width, so its middle is the best
+guess. Each of the two sides is moved back by half the strip's depth. Measured on the 300 frames
+of the quick cards bench (final quads against the truth): of 71 counted cards whose quad moved, 48
+came closer to their card and 23 went further, mean IoU +0.009.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cards.geometry import order_quad, side_lengths
+
+PARALLEL = 0.97
+"""Facing sides: their outward normals' dot product at most minus this (within ~14 degrees)."""
+MIN_DEPTH_PX = 0.3
+"""A strip thinner than this is left alone."""
+ALONG = 0.5
+"""The two sides run side by side over at least this fraction of the shorter one."""
+
+
+def _sides(q: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Each side's (start, end, unit direction, outward unit normal)."""
+    centre = q.mean(axis=0)
+    out = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        n = np.array([d[1], -d[0]])
+        if np.dot(n, (a + b) / 2 - centre) < 0:
+            n = -n
+        out.append((a, b, d, n))
+    return out
+
+
+def split_shared_edges(quads: list[np.ndarray], max_depth: float = 0.15) -> list[np.ndarray]:
+    """The quads (each (4, 2)) with every thin overlap between facing sides of two of them split
+    at its middle; ``max_depth``: the deepest strip so treated, as a fraction of the smaller
+    quad's short side (a deeper overlap is one card lying on another). Quads come back ordered
+    (:func:`vision.cards.geometry.order_quad`), float32."""
+    qs = [order_quad(np.asarray(q, np.float32)).astype(np.float64) for q in quads]
+    sides = [_sides(q) for q in qs]
+    shorts = [float(side_lengths(q).min()) for q in qs]
+    shift = np.zeros((len(qs), 4))  # how far each side moves in
+    for ia in range(len(qs)):
+        for ib in range(ia + 1, len(qs)):
+            limit = max_depth * min(shorts[ia], shorts[ib])
+            for i, (a1, a2, da, na) in enumerate(sides[ia]):
+                for j, (b1, b2, _, nb) in enumerate(sides[ib]):
+                    if np.dot(na, nb) > -PARALLEL:
+                        continue
+                    # A's side lies ``depth`` past B's facing side, along A's normal
+                    depth = float(np.dot((a1 + a2) / 2, na) - np.dot((b1 + b2) / 2, na))
+                    if not MIN_DEPTH_PX < depth <= limit:
+                        continue
+                    # side by side over most of their length (not corner to corner)
+                    pa = sorted((float(np.dot(a1, da)), float(np.dot(a2, da))))
+                    pb = sorted((float(np.dot(b1, da)), float(np.dot(b2, da))))
+                    along = min(pa[1], pb[1]) - max(pa[0], pb[0])
+                    if along < ALONG * min(pa[1] - pa[0], pb[1] - pb[0]):
+                        continue
+                    # A beside B, not lying on it: A's centre is on its own side of B's edge
+                    if np.dot(qs[ia].mean(axis=0), na) > np.dot((b1 + b2) / 2, na):
+                        continue
+                    shift[ia, i] = max(shift[ia, i], depth / 2)
+                    shift[ib, j] = max(shift[ib, j], depth / 2)
+    out = []
+    for k, q in enumerate(qs):
+        moved = q.copy()
+        for i, (_, _, _, n) in enumerate(sides[k]):
+            if shift[k, i] > 0:
+                moved[i] -= shift[k, i] * n
+                moved[(i + 1) % 4] -= shift[k, i] * n
+        out.append(moved.astype(np.float32))
+    return out

@@ -112,13 +112,13 @@ class PipelineConfig:
     """... when no pixel of it lies further than this from its outside (a strip at most about
     four gate pixels wide: a hand's shadow band, not a card, a card being some 12 gate pixels a
     side). It is not searched, nor taken as accounted for, while the hand is there."""
-    sweep_every: int = 5
+    sweep_every: int = 4
     """One still frame in this many searches the next tile of a slow background sweep of the
     whole frame (a card a search missed, or one lying where nothing changed since, is searched
     again within ``sweep_every * sweep_grid[0] * sweep_grid[1]`` still frames); 0: no sweep."""
-    sweep_grid: tuple[int, int] = (4, 3)
+    sweep_grid: tuple[int, int] = (3, 2)
     """Tiles of the sweep across and down (each grown by a card's diagonal, so every card lies
-    wholly inside one); every other pass has one fewer each way."""
+    wholly inside one); every other pass has one more each way."""
 
 
 class TablePipeline:
@@ -444,11 +444,11 @@ class TablePipeline:
         return back, clear
 
     def _sweep_grid(self, sweep: int) -> tuple[int, int]:
-        """Tiles across and down of the ``sweep``-th pass: every other pass one fewer each way
+        """Tiles across and down of the ``sweep``-th pass: every other pass one more each way
         (tiles of another size and place: the finder can miss a card in a region of one size
         and find it in the next)."""
         cols, rows = self.cfg.sweep_grid
-        return (cols, rows) if sweep % 2 == 0 else (max(1, cols - 1), max(1, rows - 1))
+        return (cols, rows) if sweep % 2 == 0 else (cols + 1, rows + 1)
 
     def _sweep_box(self, sweep: int, index: int, shape: tuple[int, int]) -> Box:
         """Tile ``index`` of the ``sweep``-th pass of the background sweep, grown by a card's

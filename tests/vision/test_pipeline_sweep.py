@@ -60,8 +60,8 @@ def test_a_card_the_first_search_missed_is_found_by_the_sweep_of_a_still_table(d
     assert len(others) == 3
     cols, rows = cfg.sweep_grid
     # Two passes: tiles of one size, then of another (the finder can miss a card in a region
-    # of one size: it misses this pile in the 4 x 3 grid's tile at the right edge).
-    rounds = cfg.sweep_every * (cols * rows + (cols - 1) * (rows - 1))
+    # of one size: it misses this pile in a 4 x 3 grid's tile at the right edge).
+    rounds = cfg.sweep_every * (cols * rows + (cols + 1) * (rows + 1))
     found_at = None
     for k in range(1, rounds + 1):
         obs = pipe.process(deal, k / 10)
@@ -80,7 +80,7 @@ def test_a_card_the_first_search_missed_is_found_by_the_sweep_of_a_still_table(d
 
 def test_the_sweep_searches_one_tile_in_sweep_every_still_frames(deal: np.ndarray) -> None:
     finder = MissingFinder(misses=0)
-    cfg = PipelineConfig(sweep_every=5)
+    cfg = PipelineConfig(sweep_every=5, sweep_grid=(4, 3))
     pipe = TablePipeline(find=finder, config=cfg)
     pipe.process(deal, 0.0)
     assert finder.calls == [None]  # the first frame: the whole frame

@@ -47,8 +47,12 @@ def split_shared_edges(quads: list[np.ndarray], max_depth: float = 0.15) -> list
     sides = [_sides(q) for q in qs]
     shorts = [float(side_lengths(q).min()) for q in qs]
     shift = np.zeros((len(qs), 4))  # how far each side moves in
+    lo = np.array([q.min(axis=0) for q in qs]).reshape(-1, 2)
+    hi = np.array([q.max(axis=0) for q in qs]).reshape(-1, 2)
     for ia in range(len(qs)):
         for ib in range(ia + 1, len(qs)):
+            if (hi[ia] <= lo[ib]).any() or (hi[ib] <= lo[ia]).any():
+                continue  # apart: no overlap to split
             limit = max_depth * min(shorts[ia], shorts[ib])
             for i, (a1, a2, da, na) in enumerate(sides[ia]):
                 for j, (b1, b2, _, nb) in enumerate(sides[ib]):

@@ -112,6 +112,10 @@ class PipelineConfig:
     """... when no pixel of it lies further than this from its outside (a strip at most about
     four gate pixels wide: a hand's shadow band, not a card, a card being some 12 gate pixels a
     side). It is not searched, nor taken as accounted for, while the hand is there."""
+    cut_fraction: float = 0.6
+    """A change over this fraction of the gate's copy in one frame is a new scene (the next
+    game's table, the camera moved; a hand changes at most about a quarter of it): the table is
+    forgotten and the frame searched whole, as a first frame is."""
     sweep_every: int = 4
     """One still frame in this many searches the next tile of a slow background sweep of the
     whole frame (a card a search missed, or one lying where nothing changed since, is searched
@@ -237,6 +241,14 @@ class TablePipeline:
         self._size = (w, h)
         self._frame_index += 1
         changed, change_mask, small = self._gate(frame)
+        if (
+            change_mask is not None
+            and cv2.countNonZero(change_mask) > self.cfg.cut_fraction * change_mask.size
+        ):
+            log.info("most of the frame changed at once (a new scene): forgetting the table")
+            self.reset()
+            self._size = (w, h)
+            changed, change_mask = True, None
         if not changed and self._last is not None:
             held = {tid for hand in self._last.hands for tid in hand.covers}
             expired = self.tracker.expire(timestamp, held)

@@ -116,3 +116,22 @@ def test_no_sweep_when_switched_off(deal: np.ndarray) -> None:
         obs = pipe.process(deal, k / 10)
     assert finder.calls == [None]
     assert _at_pile(obs) == []
+
+
+def test_a_new_scene_is_searched_whole_as_a_first_frame_is(deal: np.ndarray) -> None:
+    """The next game's table seen with the last game's memory (the live app's reset raced with
+    the last frame of the game before): was taken for a hand over the whole table, every old
+    card 'covered' and the deal unseen for seconds."""
+    from vision.render.scenario import twinit_demo_scenario
+
+    before = twinit_demo_scenario(0)
+    last, _ = before.render_at(before.duration)
+    pipe = TablePipeline()
+    old = pipe.process(last, 100.0)
+    assert len(old.cards) >= 10
+    obs = pipe.process(deal, 100.1)
+    assert obs.extras["roi"] is None  # the whole frame searched
+    assert len(_at_pile(obs)) == 1
+    assert len(obs.cards) == 4
+    assert all(c.state is CardState.VISIBLE for c in obs.cards)
+    assert obs.hands == ()

@@ -8,7 +8,10 @@ Per frame:
 
 1. Change gate: a tiny grey copy of the frame is compared with the last processed one. Nothing
    changed -> the previous observation is returned with the new time (a still table costs a
-   resize and a difference).
+   resize and a difference); one still frame in a few searches the next tile of a slow
+   background sweep, so a card no search found is not left unseen for good. Most of the frame
+   changed at once -> a new scene (the next game, the camera moved): the table is forgotten and
+   the frame searched whole, as the first frame is.
 2. Otherwise each changed region (plus every card it touches, plus a margin) is searched for
    cards, far-apart regions apart; a change over most of the frame searches the whole frame. A
    hand's fringe (a thin band of change along its edge: its shadow, its blurred outline) is not
@@ -153,6 +156,7 @@ class TablePipeline:
         self._since_colours = 0
         self._accounted: np.ndarray | None = None
         self._verify: dict[int, tuple[np.ndarray, float]] = {}
+        self._forget = False
         self._still = 0
         self._sweep_tile = 0
         self._sweep_pass = 0
@@ -160,7 +164,13 @@ class TablePipeline:
         is near it (the hand may have left the card there and carried nothing)."""
 
     def reset(self) -> None:
-        """Forget the table (a new game, the camera moved)."""
+        """Forget the table (a new game, the camera moved) before the next frame is processed:
+        safe to call from another thread while a frame is being processed (the live app's
+        source starts the next game while the vision thread works on the last one's frame)."""
+        self._forget = True
+
+    def _forget_table(self) -> None:
+        self._forget = False
         self.tracker.reset()
         self.hands.reset()
         self._gate_prev = None
@@ -235,9 +245,11 @@ class TablePipeline:
             got = getattr(frame, "shape", type(frame).__name__)
             raise InputError(f"frame: expected a BGR uint8 image of shape (H, W, 3), got {got}")
         h, w = frame.shape[:2]
+        if self._forget:
+            self._forget_table()
         if self._size is not None and self._size != (w, h):
             log.info("frame size changed from %s to %s: forgetting the table", self._size, (w, h))
-            self.reset()
+            self._forget_table()
         self._size = (w, h)
         self._frame_index += 1
         changed, change_mask, small = self._gate(frame)
@@ -246,7 +258,7 @@ class TablePipeline:
             and cv2.countNonZero(change_mask) > self.cfg.cut_fraction * change_mask.size
         ):
             log.info("most of the frame changed at once (a new scene): forgetting the table")
-            self.reset()
+            self._forget_table()
             self._size = (w, h)
             changed, change_mask = True, None
         if not changed and self._last is not None:

@@ -135,3 +135,14 @@ def test_a_new_scene_is_searched_whole_as_a_first_frame_is(deal: np.ndarray) -> 
     assert len(obs.cards) == 4
     assert all(c.state is CardState.VISIBLE for c in obs.cards)
     assert obs.hands == ()
+
+
+def test_reset_forgets_the_table_at_the_next_frame(deal: np.ndarray) -> None:
+    pipe = TablePipeline()
+    pipe.process(deal, 0.0)
+    assert len(pipe.tracker.tracks) == 4
+    pipe.reset()  # may come from another thread while a frame is processed: applied at the next
+    assert len(pipe.tracker.tracks) == 4
+    obs = pipe.process(deal, 0.1)
+    assert obs.extras["changed"] is True and obs.extras["roi"] is None
+    assert sorted(c.track_id for c in obs.cards) == [1, 2, 3, 4]

@@ -50,6 +50,30 @@ def closed(state: TwinItState) -> Result | None:
     return None
 
 
+def outside_turns(setup: Setup, state: TwinItState) -> Result | None:
+    """A refusal for a turn-based action where there are no turns (the cooperative minute) or
+    the play is not under way, else ``None``."""
+    if setup.mode in COOP_MODES:
+        return refused(
+            "no_turns",
+            "There are no turns in the cooperative minute.",
+            "Il n'y a pas de tour de jeu dans la minute coopérative.",
+        ), state
+    return closed(state)
+
+
+def outside_piles(setup: Setup, state: TwinItState) -> Result | None:
+    """A refusal for a correction of the players' piles where there are none (the cooperative
+    minute) or the play is not under way, else ``None``."""
+    if setup.mode in COOP_MODES:
+        return refused(
+            "no_piles",
+            "There are no piles in the cooperative minute.",
+            "Il n'y a pas de pioches dans la minute coopérative.",
+        ), state
+    return closed(state)
+
+
 def deal(setup: Setup, state: TwinItState, action: Deal) -> Result:
     if setup.mode in COOP_MODES:
         return refused(
@@ -162,13 +186,7 @@ def reveal(setup: Setup, state: TwinItState, action: Reveal) -> Result:
 
 
 def play(setup: Setup, state: TwinItState, action: Play) -> Result:
-    if setup.mode in COOP_MODES:
-        return refused(
-            "no_turns",
-            "There are no turns in the cooperative minute.",
-            "Il n'y a pas de tour de jeu dans la minute coopérative.",
-        ), state
-    if (shut := closed(state)) is not None:
+    if (shut := outside_turns(setup, state)) is not None:
         return shut
     name = setup.players[action.player]
     if state.turn is None:
@@ -257,13 +275,7 @@ def end(setup: Setup, state: TwinItState, action: End) -> Result:
 
 def turn(setup: Setup, state: TwinItState, action: Turn) -> Result:
     """The table corrects whose turn it is (see :class:`Turn`)."""
-    if setup.mode in COOP_MODES:
-        return refused(
-            "no_turns",
-            "There are no turns in the cooperative minute.",
-            "Il n'y a pas de tour de jeu dans la minute coopérative.",
-        ), state
-    if (shut := closed(state)) is not None:
+    if (shut := outside_turns(setup, state)) is not None:
         return shut
     name = setup.players[action.player]
     if state.piles[action.player].size == 0:
@@ -283,13 +295,7 @@ def turn(setup: Setup, state: TwinItState, action: Turn) -> Result:
 def empty(setup: Setup, state: TwinItState, action: Empty) -> Result:
     """The table shows a pile empty (see :class:`Empty`): its cards are counted as lost, and the
     turn passes on if it was that player's."""
-    if setup.mode in COOP_MODES:
-        return refused(
-            "no_piles",
-            "There are no piles in the cooperative minute.",
-            "Il n'y a pas de pioches dans la minute coopérative.",
-        ), state
-    if (shut := closed(state)) is not None:
+    if (shut := outside_piles(setup, state)) is not None:
         return shut
     name = setup.players[action.player]
     size = state.piles[action.player].size
@@ -312,13 +318,7 @@ def empty(setup: Setup, state: TwinItState, action: Empty) -> Result:
 
 def refill(setup: Setup, state: TwinItState, action: Refill) -> Result:
     """The table shows a card on a pile the referee counts empty (see :class:`Refill`)."""
-    if setup.mode in COOP_MODES:
-        return refused(
-            "no_piles",
-            "There are no piles in the cooperative minute.",
-            "Il n'y a pas de pioches dans la minute coopérative.",
-        ), state
-    if (shut := closed(state)) is not None:
+    if (shut := outside_piles(setup, state)) is not None:
         return shut
     name = setup.players[action.player]
     if state.piles[action.player].size != 0:

@@ -3,14 +3,12 @@ and a card a hand's edge only reaches, outside what was searched, kept in sight.
 
 from __future__ import annotations
 
-from typing import Any
-
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision._frames import EDGE_POINTS, table_frame, with_arm
-from vision.cards import find_cards
+from tests.vision._pipeline_helpers import CountingFinder, visible_quads
 from vision.cards.finder import CardDetection
 from vision.cards.geometry import quad_iou
 from vision.observation import CardState
@@ -18,27 +16,9 @@ from vision.pipeline import PipelineConfig, TablePipeline
 from vision.tracking import CardTracker, TrackerConfig
 
 
-class CountingFinder:
-    """The real finder, keeping the regions it is asked to search."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[int, int, int, int] | None] = []
-
-    def __call__(self, image: np.ndarray, *args: Any, roi: Any = None, **kw: Any) -> list[CardDetection]:
-        self.calls.append(roi)
-        return find_cards(image, *args, roi=roi, **kw)
-
-    def searched(self, width: int, height: int) -> int:
-        return sum(width * height if r is None else r[2] * r[3] for r in self.calls)
-
-
 @pytest.fixture(scope="module")
 def table() -> np.ndarray:
     return table_frame()
-
-
-def _visible(obs: Any) -> dict[int, np.ndarray]:
-    return {c.track_id: c.quad for c in obs.cards if c.state is CardState.VISIBLE}
 
 
 def test_two_piles_put_down_far_apart_are_searched_apart_and_found() -> None:
@@ -57,7 +37,7 @@ def test_two_piles_put_down_far_apart_are_searched_apart_and_found() -> None:
     empty, _ = render(replace(spec, cards=[c for c in spec.cards if c.card_id not in gone]))
     finder = CountingFinder()
     pipe = TablePipeline(find=finder)
-    assert len(_visible(pipe.process(empty, 0.0))) == 1
+    assert len(visible_quads(pipe.process(empty, 0.0))) == 1
     finder.calls.clear()
     obs = pipe.process(full, 0.1)
     assert len(finder.calls) == 2 and None not in finder.calls
@@ -68,7 +48,7 @@ def test_two_piles_put_down_far_apart_are_searched_apart_and_found() -> None:
     y1 = max(b[1] + b[3] for b in boxes)
     assert finder.searched(1280, 720) < 0.5 * (x1 - x0) * (y1 - y0)  # (the one box around both: 1.0)
     assert obs.extras["roi"] == (x0, y0, x1 - x0, y1 - y0)
-    seen = list(_visible(obs).values())
+    seen = list(visible_quads(obs).values())
     assert len(seen) == 3
     for c in (left, right):
         assert any(quad_iou(s, c.quad) >= 0.8 for s in seen)  # (a pile: the cards beneath show)
@@ -104,7 +84,7 @@ def test_a_hand_shadow_band_over_the_bare_table_is_not_searched(table: np.ndarra
     else:  # (the band is what would be searched without the fringe rule)
         assert finder.searched(1280, 720) > 0
     back = pipe.process(table, 1.0)
-    assert _visible(back).keys() == _visible(first).keys()
+    assert visible_quads(back).keys() == visible_quads(first).keys()
 
 
 def test_a_card_a_hand_only_reaches_outside_the_search_stays_in_sight() -> None:

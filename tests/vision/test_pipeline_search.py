@@ -11,24 +11,10 @@ import numpy as np
 import pytest
 
 from tests.vision._frames import table_frame, with_arm
+from tests.vision._pipeline_helpers import CountingFinder, visible_quads
 from vision.cards import find_cards
-from vision.cards.finder import CardDetection
 from vision.observation import CardState
 from vision.pipeline import TablePipeline
-
-
-class CountingFinder:
-    """The real finder, counting the pixels it is asked to search."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[int, int, int, int] | None] = []
-
-    def __call__(self, image: np.ndarray, *args: Any, roi: Any = None, **kw: Any) -> list[CardDetection]:
-        self.calls.append(roi)
-        return find_cards(image, *args, roi=roi, **kw)
-
-    def searched(self, width: int, height: int) -> int:
-        return sum(width * height if r is None else r[2] * r[3] for r in self.calls)
 
 
 @pytest.fixture(scope="module")
@@ -36,15 +22,11 @@ def table() -> np.ndarray:
     return table_frame()
 
 
-def _visible(obs: Any) -> dict[int, np.ndarray]:
-    return {c.track_id: c.quad for c in obs.cards if c.state is CardState.VISIBLE}
-
-
 def test_a_hand_moving_over_the_table_costs_no_search_and_leaves_every_card(table: np.ndarray) -> None:
     finder = CountingFinder()
     pipe = TablePipeline(find=finder)
     first = pipe.process(table, 0.0)
-    assert len(_visible(first)) == 12
+    assert len(visible_quads(first)) == 12
     finder.calls.clear()
     # An arm from the right edge wanders over the empty part of the table, then over a card.
     tips = [(1150, 360), (1100, 300), (1050, 420), (1120, 500), (1000, 360), (830, 370), (760, 370)]
@@ -55,9 +37,9 @@ def test_a_hand_moving_over_the_table_costs_no_search_and_leaves_every_card(tabl
     assert finder.searched(1280, 720) == 0
     back = pipe.process(table, 1.0)
     assert finder.searched(1280, 720) == 0
-    assert _visible(back).keys() == _visible(first).keys()
-    for tid, quad in _visible(first).items():
-        assert np.abs(_visible(back)[tid] - quad).max() < 1.0
+    assert visible_quads(back).keys() == visible_quads(first).keys()
+    for tid, quad in visible_quads(first).items():
+        assert np.abs(visible_quads(back)[tid] - quad).max() < 1.0
 
 
 def test_a_card_put_down_under_a_hand_is_found_once_the_hand_has_left(table: np.ndarray) -> None:
@@ -67,15 +49,15 @@ def test_a_card_put_down_under_a_hand_is_found_once_the_hand_has_left(table: np.
     empty = table.copy()
     empty[y - 4 : y + h + 4, x - 4 : x + w + 4] = table[5 : h + 13, 1275 - w - 8 : 1275]
     pipe = TablePipeline()
-    assert len(_visible(pipe.process(empty, 0.0))) == 11
+    assert len(visible_quads(pipe.process(empty, 0.0))) == 11
     tip = tuple(target.mean(axis=0))
     pipe.process(with_arm(empty, "right", (1150, tip[1])), 0.1)
     for k in range(3):  # the hand brings the card and puts it down
         pipe.process(with_arm(table, "right", tip), 0.2 + 0.1 * k)
     pipe.process(with_arm(table, "right", (1150, tip[1])), 0.6)
     obs = pipe.process(table, 0.7)
-    assert len(_visible(obs)) == 12
-    assert any(np.abs(q - target).max() < 3.0 for q in _visible(obs).values())
+    assert len(visible_quads(obs)) == 12
+    assert any(np.abs(q - target).max() < 3.0 for q in visible_quads(obs).values())
 
 
 class WrongCarry:
@@ -120,4 +102,4 @@ def test_a_card_a_hand_was_taken_to_carry_away_is_found_where_it_lay(table: np.n
     back = obs.card(target.track_id)
     assert back is not None and back.state is CardState.VISIBLE
     assert np.abs(back.quad - target.quad).max() < 3.0
-    assert len(_visible(obs)) == 12
+    assert len(visible_quads(obs)) == 12

@@ -382,15 +382,32 @@ def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> 
     assert handed == [pytest.approx(first)]
 
 
+def whole_spread() -> list:
+    return [card(i + 1, P[i % 4], 200 + 95 * i, 300 + 60 * (i % 2)) for i in range(9)]
+
+
 def test_a_whole_spread_hands_over_though_the_stack_was_never_seen(tmp_path: Path) -> None:
-    """The stack came and went between two slow frames: nearly every card spread apart in the
-    middle is a spread by itself."""
-    _ad, table, handed = spread_watch(tmp_path)
-    whole = [card(i + 1, P[i % 4], 200 + 95 * i, 300 + 60 * (i % 2)) for i in range(9)]
+    """The normal game is over (the referee counts every pile empty) and the stack came and went
+    between two slow frames: nearly every card spread apart in the middle is a spread by itself."""
+    ad, table, handed = spread_watch(tmp_path)
+    for seat in (0, 1):  # the last cards played: the table shows both piles empty
+        ad.live.act({"type": "empty", "player": seat}, "vision")
+    whole = whole_spread()
     table.show(whole)
     first = table.t
     table.show(whole)
     assert handed == [pytest.approx(first)]
+
+
+def test_nearly_every_card_on_the_table_while_piles_are_left_is_no_spread(tmp_path: Path) -> None:
+    """Late in the normal game nearly every card may lie at rest on the table, but the referee
+    still counts cards in the piles: no stack was seen, so no minute starts (the full bench's
+    seed 1 started its minute 19 s before the spread so, stopping the normal game)."""
+    ad, table, handed = spread_watch(tmp_path)
+    assert any(size for size, _top in ad.live.snapshot_state()["piles"])
+    for _ in range(12):
+        table.show(whole_spread())
+    assert handed == [] and ad.on_spread is not None
 
 
 def test_the_minute_starts_from_the_spread_at_rest_even_when_hands_come_at_once(tmp_path: Path) -> None:

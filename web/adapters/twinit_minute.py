@@ -28,7 +28,8 @@ spread..."""
 STACK_MEMORY_S = 20.0
 """...and a spread counts only this long after the stack was seen."""
 WHOLE_FRACTION = 0.9
-"""A spread showing this fraction of the cards needs no stack seen before it."""
+"""A spread showing this fraction of the cards, once the referee counts every pile empty, needs no
+stack seen before it."""
 SET_SETTLE_S = 1.5
 """Cooperative minute: a set laid in a player's area counts once it has stayed this long (a
 third card may still come), or at once with three cards."""
@@ -159,11 +160,21 @@ class Minute:
 
     def _whole_spread(self, seen: list[Spot]) -> bool:
         """Nearly every card in sight (:data:`WHOLE_FRACTION`), a spread's share of them
-        (:data:`SPREAD_FRACTION`) in the middle: in competitive play most cards lie stacked in the
-        piles, the won ones at the players' edges."""
+        (:data:`SPREAD_FRACTION`) in the middle, once the referee counts every pile empty
+        (:meth:`_piles_played`): early in competitive play most cards lie stacked in the piles, the
+        won ones at the players' edges, but late on nearly every card may lie on the table."""
         middle = sum(1 for s in seen if self.zone(s.center) is None)
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
-        return len(seen) >= WHOLE_FRACTION * self.expected_cards and middle >= need
+        whole = len(seen) >= WHOLE_FRACTION * self.expected_cards and middle >= need
+        return whole and self._piles_played()
+
+    def _piles_played(self) -> bool:
+        """Whether the referee counts every pile empty: the normal game is over, so the cards are
+        gathered and spread next. A spread of nearly every card before that is the normal game's
+        table late on (the full bench's seed 1 started its minute 19 s early so, with the last two
+        piles' cards still to play)."""
+        piles = self.live.snapshot_state().get("piles", [])
+        return all(int(size) == 0 for size, _top in piles)
 
     def _watch_spread(self, obs: TableObservation, mono: float) -> None:
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))

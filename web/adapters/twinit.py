@@ -284,7 +284,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
                 self._stack_from, self._stack_shown = mono, False
             # a view with no card at all (hands sweeping, a glitch) never makes a stack by itself
             self._stack_shown = self._stack_shown or bool(seen)
-            if self._stack_shown and mono - self._stack_from >= STACK_HOLD_S - 1e-6:
+            held = self._stack_shown and mono - self._stack_from >= STACK_HOLD_S - 1e-6
+            if held and self._piles_low():
                 self._stack_at = mono
         else:
             self._stack_from = None

@@ -25,6 +25,9 @@ STACK_MAX_CARDS = 3
 STACK_HOLD_S = 0.4
 """A table showing this few cards, none in a player's area, this long is the stack before a
 spread..."""
+STACK_PILE_SHARE = 0.5
+"""...once the referee counts at most this share of the cards in the piles (the normal game nearly
+played out; a few may be counted there still, plays the camera missed)..."""
 STACK_MEMORY_S = 20.0
 """...and a spread counts only this long after the stack was seen."""
 WHOLE_FRACTION = 0.9
@@ -157,6 +160,15 @@ class Minute:
         return any(
             at is not None and mono - at <= STACK_MEMORY_S for at in (self._stack_at, self._spread_whole_at)
         )
+
+    def _piles_low(self) -> bool:
+        """Whether the referee counts at most :data:`STACK_PILE_SHARE` of the cards in the piles:
+        early on, hands over the table may leave a few middle cards alone in sight for a while (the
+        seed-4 replay's minute started 52 s early at such a "stack", 18 of 22 cards in the piles;
+        seed 3's real stack came with 3 of 25 still counted there; an app joining 8 s before the
+        spread reads the piles it sees as a deal: 9 of 22)."""
+        piles = self.live.snapshot_state().get("piles", [])
+        return sum(int(size) for size, _top in piles) <= STACK_PILE_SHARE * self.expected_cards
 
     def _whole_spread(self, seen: list[Spot]) -> bool:
         """Nearly every card in sight (:data:`WHOLE_FRACTION`), a spread's share of them

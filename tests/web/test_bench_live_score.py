@@ -100,3 +100,19 @@ def test_a_ruling_answers_only_a_claim_of_its_seat_and_cards_made_before_it_came
     assert slaps["spurious"] == 3
     assert slaps["claims"][1]["latency_ms"] == pytest.approx(200.0)
     assert min(c.get("latency_ms", 0.0) for c in slaps["claims"]) >= 0.0
+
+
+def test_a_set_laid_out_in_the_cooperative_minute_is_no_spurious_slap() -> None:
+    truth = [{"seed": 0, "claims": [{"t": 1.0, "verdict": "valid"}], "spread": 12.0}]
+    frames = [[(k / 10, 100.0 + k / 10) for k in range(200)]]
+    minute_set = ruling(115.0, "valid")
+    minute_set["entry"]["action"] = {"type": "claim", "players": [0, 0], "at": 3.0}
+    seen = [
+        (101.12, ruling(100.9, "valid")),
+        (115.2, minute_set),  # a set of the minute: scored by the minute, not as a slap
+        (118.0, ruling(117.9, "valid")),  # a claim outside the minute the script never made
+    ]
+    slaps, _ = _score(truth, frames, seen)
+    assert slaps["correct"] == 1
+    assert slaps["spurious"] == 1
+    assert slaps["minute_claims"] == 1

@@ -3,7 +3,8 @@ from outside it (a separate server process, WebSocket and MJPEG clients).
 
 - slaps: every two-hand claim the scenario script makes before the cooperative minute, scored
   against the referee's ruling on the script's own actions (``missed``: no ruling nor question
-  for it; ``spurious``: claims the script never made; a ruling answers a claim when it names the
+  for it; ``spurious``: claims the script never made, outside the cooperative minute, whose sets
+  are counted apart in ``minute_claims``; a ruling answers a claim when it names the
   same seat and cards, landed near it and came after its hands were down); latency runs from
   the first frame where both hands are down (truth) to the ruling (or the question to the table)
   reaching a WebSocket client; ``stages_ms``: where that time went (hands down -> the deciding frame captured,
@@ -301,11 +302,15 @@ def _score(
     seen: list[tuple[float, dict[str, Any]]],
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     events = []
+    minute_claims = 0
     for recv, msg in seen:
         if msg["type"] == "ruling" and msg["entry"]["action"].get("type") == "claim":
             ev = msg["entry"].get("evidence") or {}
             if ev.get("answered"):
                 continue  # the table's answer to a question already counted
+            if msg["entry"]["action"].get("at") is not None:
+                minute_claims += 1  # a set laid out in the cooperative minute: no slap
+                continue
             events.append(
                 {
                     "recv": recv,
@@ -392,6 +397,7 @@ def _score(
         "uncertain": uncertain,
         "missed": missed,
         "spurious": len(events) - len(used),
+        "minute_claims": minute_claims,
         "latency_ms_p50": rounded(median(latencies), 1) if latencies else None,
         "latency_ms_p95": rounded(percentile(latencies, 95), 1) if latencies else None,
         "stages_ms_p50": {k: rounded(median(v), 1) for k, v in stages.items() if v},

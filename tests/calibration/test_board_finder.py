@@ -17,9 +17,10 @@ from calibration.board_finder import (
     register_grid,
     undistort_points,
 )
-from vision.board.reader import BoardReader
+from vision.board.reader import BoardReader, BoardReading
 from vision.board.spec import BoardSpec
 from vision.render.board import (
+    BoardTruth,
     compositor_board_scene,
     random_go_position,
     random_twixt_position,
@@ -142,11 +143,10 @@ def test_grid_crossings_tell_a_lattice_slid_along_its_lines(seed: int, n_stones:
     assert crossing_factor(gray, slid, 19) < 0.25
 
 
-def test_go_board_on_a_skewed_outline_is_registered_on_its_crossings() -> None:
-    """Seed 1003's first board: its first outline, skewed at a corner, gave a lattice slid along
-    the columns (up to 1.7 pitches off) with point evidence 1.0 and 31 stones read confidently
-    wrong; its line crossings refute it, and the next outline holds the board."""
-    rng = random.Random(1003)
+def _first_go_board_found_and_read(seed: int) -> tuple[BoardReading, BoardTruth]:
+    """The first Go board drawn from ``random.Random(seed)``: found (every point within 0.1 pitch
+    of the truth), then read; the reading and the board's truth."""
+    rng = random.Random(seed)
     stones = random_go_position(rng, rng.randint(0, 250))
     tex, truth = render_board_texture("go", stones, style=rng.randrange(3))
     scene = compositor_board_scene(rng.randrange(1 << 30), tex, truth, 1280, 720)
@@ -154,21 +154,20 @@ def test_go_board_on_a_skewed_outline_is_registered_on_its_crossings() -> None:
     loc = find_board(scene.image, 19, valid=spec.valid_mask(), pattern="lines")
     err = np.linalg.norm(loc.holes_px() - scene.holes_px(), axis=-1)
     assert err.max() < 0.1 * loc.pitch_px()
-    reading = BoardReader(spec, loc).read(scene.image)
+    return BoardReader(spec, loc).read(scene.image), truth
+
+
+def test_go_board_on_a_skewed_outline_is_registered_on_its_crossings() -> None:
+    """Seed 1003's first board: its first outline, skewed at a corner, gave a lattice slid along
+    the columns (up to 1.7 pitches off) with point evidence 1.0 and 31 stones read confidently
+    wrong; its line crossings refute it, and the next outline holds the board."""
+    reading, truth = _first_go_board_found_and_read(1003)
     assert ((reading.matrix >= 0) & (reading.matrix != truth.pegs)).sum() == 0
 
 
 def test_go_board_on_a_table_its_colour_is_found_by_its_field_of_lines() -> None:
     """Seed 1004's first board: a Go board on a wood table of its own colour, no outline held its
     grid (lattice evidence 0.38 at best, not found); the field of its lines draws it."""
-    rng = random.Random(1004)
-    stones = random_go_position(rng, rng.randint(0, 250))
-    tex, truth = render_board_texture("go", stones, style=rng.randrange(3))
-    scene = compositor_board_scene(rng.randrange(1 << 30), tex, truth, 1280, 720)
-    spec = BoardSpec.go()
-    loc = find_board(scene.image, 19, valid=spec.valid_mask(), pattern="lines")
-    err = np.linalg.norm(loc.holes_px() - scene.holes_px(), axis=-1)
-    assert err.max() < 0.1 * loc.pitch_px()
-    reading = BoardReader(spec, loc).read(scene.image)
+    reading, truth = _first_go_board_found_and_read(1004)
     assert ((reading.matrix >= 0) & (reading.matrix != truth.pegs)).sum() == 0
     assert (reading.matrix == truth.pegs).mean() > 0.99

@@ -12,6 +12,7 @@ from vision.board.reader import BoardReader
 from vision.board.spec import BoardSpec
 from vision.render.board import (
     BoardScene,
+    BoardTruth,
     compositor_board_scene,
     random_twixt_position,
     render_board_texture,
@@ -158,21 +159,27 @@ def test_black_go_stones_lifted_by_glare_are_not_read_empty() -> None:
     assert (reading.matrix == truth.pegs).mean() > 0.98
 
 
-def test_black_go_stones_lifted_to_grey_on_a_clipped_board_are_not_read_empty() -> None:
-    """The third Go board drawn from random.Random(1002): at its top edge glare clips the board at
-    white and lifts three black stones to a pale grey disc, once read empty confidently. There an
-    empty point's quarters are that white; a lifted stone's are all a little darker."""
+def _go_board_of_1002(nth: int) -> tuple[BoardReader, np.ndarray, BoardTruth]:
+    """The ``nth`` Go board drawn from ``random.Random(1002)``: a reader on the board found in its
+    camera image, the image and the board's truth."""
     from vision.render.board import random_go_position
 
     rng = random.Random(1002)
-    for _ in range(3):
+    for _ in range(nth):
         stones = random_go_position(rng, rng.randint(0, 250))
         tex, truth = render_board_texture("go", stones, style=rng.randrange(3))
         scene_seed = rng.randrange(1 << 30)
     scene = compositor_board_scene(scene_seed, tex, truth, 1280, 720)
-    spec = BoardSpec.go()
-    reader = BoardReader(spec, find_board(scene.image, 19, pattern="lines"))
-    reading = reader.read(scene.image)
+    reader = BoardReader(BoardSpec.go(), find_board(scene.image, 19, pattern="lines"))
+    return reader, scene.image, truth
+
+
+def test_black_go_stones_lifted_to_grey_on_a_clipped_board_are_not_read_empty() -> None:
+    """The third Go board drawn from random.Random(1002): at its top edge glare clips the board at
+    white and lifts three black stones to a pale grey disc, once read empty confidently. There an
+    empty point's quarters are that white; a lifted stone's are all a little darker."""
+    reader, image, truth = _go_board_of_1002(3)
+    reading = reader.read(image)
     lifted = [(0, 14), (0, 16), (1, 14)]
     assert all(truth.pegs[p] == 1 and reader.clipped[p] for p in lifted)
     assert all(reading.matrix[p] != 0 for p in lifted)
@@ -185,22 +192,13 @@ def test_white_go_stones_lifted_by_glare_with_the_board_are_read() -> None:
     were lifted about as much as the board, matched the white class no more, and side by side
     were taken for a hand (56 points abstained). An even disc a little brighter than the board,
     centre included (an empty point's centre shows its lines), is the white stone."""
-    from vision.render.board import random_go_position
-
-    rng = random.Random(1002)
-    for _ in range(2):
-        stones = random_go_position(rng, rng.randint(0, 250))
-        tex, truth = render_board_texture("go", stones, style=rng.randrange(3))
-        scene_seed = rng.randrange(1 << 30)
-    scene = compositor_board_scene(scene_seed, tex, truth, 1280, 720)
-    spec = BoardSpec.go()
-    reader = BoardReader(spec, find_board(scene.image, 19, pattern="lines"))
-    reading = reader.read(scene.image)
+    reader, image, truth = _go_board_of_1002(2)
+    reading = reader.read(image)
     assert not reading.covered.any()
     assert not ((reading.matrix >= 0) & (reading.matrix != truth.pegs)).any()
     assert (reading.matrix == truth.pegs).mean() > 0.99
     # An incremental read of the same frame keeps them.
-    again = reader.update(scene.image)
+    again = reader.update(image)
     assert (again.matrix == truth.pegs).mean() > 0.99
 
 

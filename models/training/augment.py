@@ -23,6 +23,18 @@ class AugmentConfig:
     max_rotation_deg: float = 5.0
     light: float = 1.0
     """Strength of light effects (0: none)."""
+    wb_sigma: float = 0.1
+    """Spread of the per-channel white-balance gains (log scale, times ``light``)."""
+    shadow_p: float = 0.35
+    """Probability of a soft shadow edge (times ``light``)."""
+    shadow_depth: tuple[float, float] = (0.2, 0.5)
+    """Range of the share of light a shadow takes away."""
+    shadow_band_p: float = 0.0
+    """Probability of a shadow band (an arm or a pen across the card: two soft edges), times ``light``."""
+    blur_p: float = 0.3
+    """Probability of focus blur (motion blur follows with probability 0.1)."""
+    max_blur: float = 1.3
+    """Largest focus-blur sigma in px of the crop."""
 
 
 DEFAULT_AUG = AugmentConfig()
@@ -90,31 +102,33 @@ def camera_crop(face: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig =
     crop = cv2.warpPerspective(
         src_img, hom, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
-    return _light(crop, rng, cfg.light)
+    return _light(crop, rng, cfg)
 
 
-def _light(img: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
+def _light(img: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig) -> np.ndarray:
     h, w = img.shape[:2]
     xx = (np.arange(w, dtype=np.float32) / np.float32(w))[None, :]
     yy = (np.arange(h, dtype=np.float32) / np.float32(h))[:, None]
-    s = strength
+    s = cfg.light
     # White balance and exposure.
-    gains = np.exp(rng.normal(0, 0.1 * s, size=3)).astype(np.float32) * np.float32(
+    gains = np.exp(rng.normal(0, cfg.wb_sigma * s, size=3)).astype(np.float32) * np.float32(
         np.exp(rng.normal(0, 0.15 * s))
     )
     # Smooth light gradient.
     gx, gy = (np.float32(v) for v in rng.normal(0, 0.18 * s, size=2))
     field = 1.0 + gx * (xx - 0.5) + gy * (yy - 0.5)
     # A soft shadow edge.
-    if rng.random() < 0.35 * s:
+    if rng.random() < cfg.shadow_p * s:
         a = rng.uniform(0, 2 * np.pi)
         d = (
             np.float32(np.cos(a)) * (xx - 0.5)
             + np.float32(np.sin(a)) * (yy - 0.5)
             - np.float32(rng.uniform(-0.3, 0.3))
         )
-        depth = np.float32(rng.uniform(0.2, 0.5))
+        depth = np.float32(rng.uniform(*cfg.shadow_depth))
         field = field * (1.0 - depth / (1.0 + np.exp(-d * np.float32(rng.uniform(10, 40)))))
+    if cfg.shadow_band_p > 0 and rng.random() < cfg.shadow_band_p * s:
+        field = field * _shadow_band(xx, yy, rng, cfg.shadow_depth)
     img = img * field[:, :, None].astype(np.float32) * gains[None, None, :]
     # A glare spot.
     if rng.random() < 0.35 * s:
@@ -124,9 +138,9 @@ def _light(img: np.ndarray, rng: np.random.Generator, strength: float) -> np.nda
         img += np.float32(rng.uniform(30, 100)) * spot[:, :, None]
     # Blur: focus or motion.
     k = rng.random()
-    if k < 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.3))
-    elif k < 0.4:
+    if k < cfg.blur_p:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, cfg.max_blur))
+    elif k < cfg.blur_p + 0.1:
         n = int(rng.integers(3, 6))
         kernel = np.zeros((n, n), np.float32)
         kernel[n // 2, :] = 1.0 / n
@@ -141,3 +155,19 @@ def _light(img: np.ndarray, rng: np.random.Generator, strength: float) -> np.nda
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
+
+
+def _shadow_band(
+    xx: np.ndarray, yy: np.ndarray, rng: np.random.Generator, depth_range: tuple[float, float]
+) -> np.ndarray:
+    """A light field with a soft shadow band across it (the shadow of an arm or a pen)."""
+    a = rng.uniform(0, np.pi)
+    d = (
+        np.float32(np.cos(a)) * (xx - 0.5)
+        + np.float32(np.sin(a)) * (yy - 0.5)
+        - np.float32(rng.uniform(-0.4, 0.4))
+    )
+    half = np.float32(rng.uniform(0.05, 0.25))
+    soft = np.float32(rng.uniform(15, 50))
+    inside = 1.0 / (1.0 + np.exp((np.abs(d) - half) * soft))
+    return 1.0 - np.float32(rng.uniform(*depth_range)) * inside

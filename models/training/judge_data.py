@@ -74,6 +74,100 @@ def local_edit(face: np.ndarray, other: np.ndarray, rng: np.random.Generator) ->
     return edited if shows_a_difference(face, edited) else None
 
 
+NEAR_PALETTE: tuple[tuple[int, int, int], ...] = (
+    (40, 40, 215),  # red
+    (30, 140, 250),  # orange
+    (0, 140, 255),  # deep orange
+    (40, 215, 250),  # yellow
+    (30, 200, 240),  # golden yellow
+    (60, 200, 120),  # green
+    (40, 170, 40),  # grass green
+    (120, 230, 200),  # lime
+    (110, 120, 20),  # teal
+    (200, 200, 40),  # turquoise
+    (220, 190, 60),  # sky blue
+    (170, 70, 30),  # blue
+    (200, 60, 40),  # royal blue
+    (150, 40, 120),  # purple
+    (170, 40, 150),  # violet
+    (170, 70, 230),  # pink
+    (150, 60, 230),  # rose
+    (40, 70, 120),  # brown
+    (60, 110, 160),  # light brown
+    (35, 35, 35),  # black
+    (245, 245, 245),  # white
+    (150, 190, 250),  # peach
+)
+"""BGR print colours of pattern cards: a near-colour edit moves one element to a neighbour among them."""
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0..100) of BGR uint8 colours of any shape (..., 3), float32."""
+    flat = np.asarray(bgr, np.float32).reshape(-1, 1, 3) / 255.0
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(np.shape(bgr))
+
+
+_PALETTE_LAB = _lab(np.asarray(NEAR_PALETTE, np.uint8))
+
+
+def _palette_lut(max_distance: float = 14.0) -> np.ndarray:
+    """For each colour quantised to 5 bits per channel (index b << 10 | g << 5 | r): the nearest
+    palette colour in Lab, or -1 when none lies within ``max_distance``."""
+    q = np.arange(32, dtype=np.uint8) * 8 + 4
+    b, g, r = np.meshgrid(q, q, q, indexing="ij")
+    lab = _lab(np.stack([b, g, r], axis=-1).reshape(-1, 3))
+    dist = np.linalg.norm(lab[:, None, :] - _PALETTE_LAB[None], axis=2)
+    lut = dist.argmin(axis=1).astype(np.int16)
+    lut[dist.min(axis=1) > max_distance] = -1
+    return lut
+
+
+_LUT = _palette_lut()
+
+
+def near_colours(colour: int, k: int = 3, min_distance: float = 8.0) -> list[int]:
+    """The ``k`` palette colours nearest to ``NEAR_PALETTE[colour]`` in Lab (closer than
+    ``min_distance``: the same ink, skipped), nearest first."""
+    d = np.linalg.norm(_PALETTE_LAB - _PALETTE_LAB[colour], axis=1)
+    order = [int(i) for i in np.argsort(d, kind="stable") if d[i] >= min_distance]
+    return order[:k]
+
+
+def near_colour_edit(
+    face: np.ndarray, rng: np.random.Generator, k: int = 4, min_area: float = 0.006, max_area: float = 0.2
+) -> np.ndarray | None:
+    """A near-duplicate of ``face`` with ONE element recoloured to a nearby print colour (one of the
+    ``k`` nearest palette colours by Lab distance, the nearest most often): yellow to peach, teal to
+    black, lime to green. An element is a connected region of one palette colour (within 14 Lab units)
+    of ``min_area``..``max_area`` of the face that does not touch its edge (not the card's frame or
+    backdrop). None when no element qualifies or the change would not show at every turn."""
+    h, w = face.shape[:2]
+    q = (face >> 3).astype(np.int32)
+    nearest = _LUT[(q[:, :, 0] << 10) | (q[:, :, 1] << 5) | q[:, :, 2]]
+    candidates: list[tuple[int, np.ndarray]] = []
+    for colour in np.unique(nearest):
+        if colour < 0:
+            continue
+        n, comp, stats, _ = cv2.connectedComponentsWithStats((nearest == colour).astype(np.uint8), 8)
+        for c in range(1, n):
+            x, y, bw, bh, area = (int(v) for v in stats[c])
+            inside = x > 1 and y > 1 and x + bw < w - 1 and y + bh < h - 1
+            if inside and min_area * h * w <= area <= max_area * h * w:
+                candidates.append((int(colour), comp == c))
+    if not candidates:
+        return None
+    colour, mask = candidates[int(rng.integers(len(candidates)))]
+    options = near_colours(colour, k)
+    weights = np.asarray([0.4, 0.25, 0.2, 0.15][: len(options)])
+    new = options[int(rng.choice(len(options), p=weights / weights.sum()))]
+    shift = np.asarray(NEAR_PALETTE[new], np.float32) - np.asarray(NEAR_PALETTE[colour], np.float32)
+    # Anti-aliased rims take part of the shift (blurred mask, within one pixel of the element).
+    m = mask.astype(np.float32)
+    alpha = np.maximum(m, cv2.GaussianBlur(m, (0, 0), 0.8)) * cv2.dilate(m, np.ones((3, 3), np.uint8))
+    edited = np.clip(face.astype(np.float32) + alpha[:, :, None] * shift, 0, 255).astype(np.uint8)
+    return edited if shows_a_difference(face, edited, min_pixels=16) else None
+
+
 class PairSampler:
     """Draws labelled pairs of network inputs. Positives share a turn; negatives get any turns."""
 
@@ -155,7 +249,7 @@ class PairSampler:
 
     def group_batch(
         self, n_patterns: int, per_pattern: int, hard_share: float = 0.5, hard_aligned: float = 0.0,
-        synthetic_share: float = 0.0,
+        synthetic_share: float = 0.0, near_colour_share: float = 0.0,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
         """(inputs, pattern labels, near-duplicate partner matrix) for all-pairs training.
 
@@ -165,7 +259,8 @@ class PairSampler:
         probability ``hard_aligned`` (the turn the run-time max over turns finds hardest).
         Labels are unique per (deck, pattern). A share ``synthetic_share`` of the couples is a
         pattern and a :func:`local_edit` of it (made afresh, crops not pooled): near-duplicates of
-        every kind, anywhere on the face, beyond the decks' own.
+        every kind, anywhere on the face, beyond the decks' own; a share ``near_colour_share`` of
+        those is a :func:`near_colour_edit` instead (one element in a nearby colour).
         """
         xs, labels = [], []
         hard_pairs: list[tuple[int, int]] = []
@@ -188,7 +283,10 @@ class PairSampler:
                 base = deck.patterns[self.rng.integers(len(deck.patterns))]
                 other = deck.patterns[self.rng.integers(len(deck.patterns))]
                 face = self.caches[di].face(base)
-                edited = local_edit(face, self.caches[di].face(other), self.rng)
+                if near_colour_share > 0 and self.rng.random() < near_colour_share:
+                    edited = near_colour_edit(face, self.rng)
+                else:
+                    edited = local_edit(face, self.caches[di].face(other), self.rng)
                 if edited is not None:
                     i = add(di, base)
                     j = add(di, f"{base}~edit{len(chosen)}")

@@ -51,6 +51,9 @@ class JudgeConfig:
     """Probability that a near-duplicate couple is shown at the same turn."""
     synthetic_share: float = 0.5
     """Share of near-duplicate couples made by a local edit of a face (``judge_data.local_edit``)."""
+    near_colour_share: float = 0.0
+    """Share of those edits that recolour one element to a nearby print colour
+    (``judge_data.near_colour_edit``) instead."""
     random_per_same: float = 4.0
     """Random different pairs scored per same pair in a batch (0: every pair of the batch)."""
     lr: float = 3e-3
@@ -85,12 +88,20 @@ class JudgeConfig:
     """Calibration and run-time crops white-balanced channel by channel. The networks learn white
     balance from augmented light; balancing the crops first leaves them less of it to absorb."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
+    """Augmentation of the training crops (calibration always uses the default ``AugmentConfig()``, the
+    bench's: thresholds are fitted on the light the judge is measured under)."""
 
     @property
     def final_size(self) -> int:
         """The input size of the exported embedder (the second stage's when there is one)."""
         return self.fine_size if self.fine_size > 0 and self.fine_steps > 0 else self.size
 
+
+HARSH_LIGHT = AugmentConfig(
+    wb_sigma=0.15, shadow_p=0.45, shadow_depth=(0.2, 0.6), shadow_band_p=0.25, blur_p=0.35, max_blur=1.6
+)
+"""Training light for the judge: each crop of a pair gets its own stronger white balance, deeper
+shadows, a shadow band, more blur (so it learns which changes do not matter)."""
 
 CONFIGS = {
     "full": JudgeConfig(tune_batches=1000),
@@ -108,6 +119,8 @@ CONFIGS = {
         fine_size=40,
         fine_steps=2,
         balance_run=True,
+        near_colour_share=0.5,
+        aug=HARSH_LIGHT,
     ),
 }
 
@@ -172,8 +185,9 @@ def tune_head(
     pool = []
     for _ in range(cfg.tune_batches):
         x, labels, hard = sampler.group_batch(
-            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share
-        )
+            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share,
+            cfg.near_colour_share,
+        )  # fmt: skip
         pool.append((embed.run(None, {"crops": x})[0].astype(np.float16), labels, hard))
     log.info("judge head tuning: %d batches embedded (%.0f s)", len(pool), time.perf_counter() - t0)
     opt = torch.optim.AdamW(head.parameters(), lr=cfg.tune_lr, weight_decay=cfg.weight_decay)
@@ -235,8 +249,9 @@ def _train_stage(
     for step in range(steps):
         model.train()
         x, labels, hard = sampler.group_batch(
-            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share
-        )
+            cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share,
+            cfg.near_colour_share,
+        )  # fmt: skip
         emb = model.embed(torch.from_numpy(x))
         loss = all_pairs_loss(model.head, emb, labels, hard, cfg.hard_weight, pair_rng, cfg.random_per_same)
         opt.zero_grad()
@@ -308,12 +323,36 @@ def train_judge(
         },
         "signature": {"channels": cfg.dim, "cells": model.cells},
         "config": {k: v for k, v in asdict(cfg).items() if k != "aug"} | {"aug": asdict(cfg.aug)},
-        "recipe": recipe + fine_recipe(cfg) + tune_recipe(cfg) + balance_recipe(cfg),
+        "recipe": recipe
+        + near_colour_recipe(cfg)
+        + fine_recipe(cfg)
+        + tune_recipe(cfg)
+        + balance_recipe(cfg),
         "train_decks": [d.name for d in train_decks],
         "validation_decks": [d.name for d in val_decks],
         "train_seconds": round(train_s, 1),
     }
     return calibrate_judge(out_dir, val_decks, cfg, meta)
+
+
+def near_colour_recipe(cfg: JudgeConfig) -> str:
+    """The near-colour edits and the training light, in words (appended to the data recipe)."""
+    out = ""
+    if cfg.near_colour_share > 0:
+        out += (
+            f"; {cfg.synthetic_share:.0%} of the near-duplicate couples are edits of a face, and"
+            f" {cfg.near_colour_share:.0%} of those recolour ONE element (a connected region of one print"
+            " colour inside the face) to one of its 4 nearest print colours by Lab distance"
+            " (models.training.judge_data.near_colour_edit: yellow to lime or orange, teal to black, white"
+            " to peach)"
+        )
+    if cfg.aug != AugmentConfig():
+        changed = {k: v for k, v in asdict(cfg.aug).items() if v != asdict(AugmentConfig())[k]}
+        out += (
+            f"; training crops under harsher light, drawn for each crop of a pair on its own ({changed});"
+            " calibration crops under the default light"
+        )
+    return out
 
 
 def fine_recipe(cfg: JudgeConfig) -> str:
@@ -365,7 +404,7 @@ def calibrate_judge(out_dir: Path, val_decks: Sequence[PatternDeck], cfg: JudgeC
     embed = _onnx_session(out_dir / JUDGE.onnx[0])
     head = _onnx_session(out_dir / JUDGE.onnx[1])
     val = PairSampler(
-        val_decks, cfg.final_size, cfg.seed + 10_000, cfg.aug, balance=cfg.balance_run
+        val_decks, cfg.final_size, cfg.seed + 10_000, AugmentConfig(), balance=cfg.balance_run
     ).fixed_set(cfg.val_pairs)
     stacks = []
     for xa, xb, _y, _k, square in val:

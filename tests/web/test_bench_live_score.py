@@ -116,3 +116,38 @@ def test_a_set_laid_out_in_the_cooperative_minute_is_no_spurious_slap() -> None:
     assert slaps["correct"] == 1
     assert slaps["spurious"] == 1
     assert slaps["minute_claims"] == 1
+
+
+def test_the_diagnosis_names_each_unmatched_event_and_why_it_did_not_match() -> None:
+    truth = [
+        {
+            "seed": 4,
+            "claims": [
+                {"t": 3.0, "verdict": "valid", "player": 1, "cards": ["pile:0", "pile:1"]},
+                {"t": 8.0, "verdict": "valid", "player": 0, "cards": ["pile:0", "table"]},
+            ],
+            "spread": None,
+        }
+    ]
+    frames = [[(k / 10, 100.0 + k / 10) for k in range(120)]]
+
+    def claim(landed: float, player: int, cards: list[dict]) -> dict:
+        entry = {
+            "action": {"type": "claim", "player": player, "cards": cards},
+            "evidence": {"landed_mono": landed},
+            "ruling": {"verdict": "valid"},
+        }
+        return {"type": "ruling", "entry": entry}
+
+    seen = [
+        (102.9, claim(102.85, 1, [{"pile": 0}, {"pile": 1}])),  # ruled before the hands were down
+        (108.2, claim(108.0, 0, [{"pile": 0}, {"pile": 1}])),  # a pile read as a table card
+    ]
+    slaps, _ = _score(truth, frames, seen)
+    assert (slaps["missed"], slaps["spurious"]) == (2, 2)
+    spurious, missed = slaps["diagnosis"]["spurious"], slaps["diagnosis"]["missed"]
+    assert [(s["seed"], s["t"], s["player"]) for s in spurious] == [(4, 2.85, 1), (4, 8.0, 0)]
+    assert spurious[0]["nearest_claim"]["why_not"] == ["received before the hands were down"]
+    assert spurious[1]["nearest_claim"]["why_not"] == ["cards ['pile:0', 'pile:1'] != ['pile:0', 'table']"]
+    assert [m["t"] for m in missed] == [3.0, 8.0]
+    assert missed[1]["nearest_ruling"]["cards"] == ["pile:0", "pile:1"]

@@ -1,5 +1,5 @@
-"""Labelling cards with the identity judge: the minute's start labels every spread card in one frame
-on the vision thread, so the judge is called in batches (signatures at most
+"""Labelling cards with the identity judge: the minute's start labels every spread card at once
+(off the vision thread, in a worker), so the judge is called in batches (signatures at most
 ``SIGNATURE_BATCH`` crops a call, the comparisons in one call), never once per card and label.
 Counted in judge calls, not timed.
 """
@@ -7,12 +7,14 @@ Counted in judge calls, not timed.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
+import pytest
 
 from referee.registry import make_game
 from tests.web.tableobs import card, pixel_compare
@@ -79,7 +81,9 @@ def test_the_minutes_start_labels_the_spread_in_a_few_batched_judge_calls(tmp_pa
     spread = [card(i + 1, f, 100 + 95 * i, 300 + 60 * (i % 2)) for i, f in enumerate(FACES)]
     table.show(spread)
     before_embed, before = len(judge.embed_calls), judge.calls()
-    table.show(spread)  # at rest: the minute starts on this frame
+    table.show(spread)  # at rest: the labelling starts on this frame, off the vision thread
+    for _ in range(5):  # the minute starts on a frame at most LABEL_WAIT_S later
+        table.show(spread)
     assert live.timer is not None and live.snapshot_state()["phase"] == "minute"
     frame_embeds = judge.embed_calls[before_embed:]
     assert max(frame_embeds) <= SIGNATURE_BATCH  # the judge's memory bound holds
@@ -153,3 +157,41 @@ def test_an_arm_over_many_cards_compares_their_pairs_in_one_judge_call(tmp_path:
         per_frame.append(judge.head_calls - before)
     assert max(per_frame) == 1, per_frame  # 6 pairs among 4 cards: one call (6 calls before)
     assert "which two are claimed is not clear" in ad.held[-1]["en"]
+
+
+class GatedJudge(CountingJudge):
+    """Signatures wait until the test opens the gate: a slow judge."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.waiting = threading.Event()
+
+    def signatures(self, crops: list[np.ndarray]) -> list[Sig]:
+        self.waiting.set()
+        assert self.gate.wait(10), "the test never opened the gate"
+        return super().signatures(crops)
+
+
+def test_the_minutes_labelling_never_blocks_the_vision_thread(tmp_path: Path) -> None:
+    """While the judge labels the spread, frames go on being observed; the minute then starts on
+    the first frame after, dated from the spread (not from when the labels were ready)."""
+    judge = GatedJudge()
+    live, ad = coop(tmp_path, judge)
+    table = Table(ad)
+    judge.gate.set()
+    table.settle([card(1, P[0], 640, 360)])  # the stack (its one card labelled on the spot)
+    judge.gate.clear()
+    spread = [card(i + 1, f, 100 + 95 * i, 300 + 60 * (i % 2)) for i, f in enumerate(FACES)]
+    table.show(spread)
+    rest = table.t
+    table.show(spread)  # at rest: the labelling starts; this frame returns at once
+    assert judge.waiting.wait(5)
+    table.show(spread, dt=0.1)  # frames keep coming while the judge works
+    table.show(spread, dt=0.1)
+    assert live.timer is None and live.snapshot_state()["phase"] == "setup"
+    judge.gate.set()
+    for _ in range(4):
+        table.show(spread)
+    assert live.timer is not None and live.snapshot_state()["phase"] == "minute"
+    assert live.timer.started_mono == pytest.approx(rest)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from typing import Any
 
 import cv2
@@ -146,6 +147,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self.spread_mono: float | None = None
         self.on_spread: Callable[[int, float, TableObservation, Any], None] | None = None
         """Competitive play: called (count, first mono, obs, frame) when a stack is spread."""
+        self._labelling: tuple[Future[list[str]], list[Spot], float, float] | None = None
+        """The spread's cards being labelled off the vision thread: the job, the cards in table
+        order, when the spread was done and the frame that began it (``Minute._watch_spread``)."""
         self._sets_done: list[np.ndarray] = []
         self._set_seen: dict[tuple[int, ...], float] = {}
         self._ended = False

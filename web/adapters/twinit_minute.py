@@ -7,6 +7,7 @@ during the minute are claims.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,13 @@ REST_FRACTION = 0.02
 REST_MIN_PX = 1.5
 """Two frames show the spread at rest when (all but one of) their cards lie within this fraction of
 a card (and this many pixels) of each other: a card still sliding moves more between two frames."""
+
+
+LABELLER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tableref-labels")
+"""Labels the spread's cards off the vision thread (one at a time: one minute starts at once)."""
+LABEL_WAIT_S = 0.5
+"""A frame this long (capture clock) after the spread's labelling began waits for it to end (a
+slow machine, or frames fed faster than real time, still start the minute within this)."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +197,9 @@ class Minute:
         return all(int(size) == 0 for size, _top in piles)
 
     def _watch_spread(self, obs: TableObservation, mono: float) -> None:
+        if self._labelled(mono):
+            self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
+            return
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
         seen = visible_spots(obs)
         if self._whole_spread(seen):
@@ -211,7 +222,28 @@ class Minute:
         ordered = sorted(
             snapshot, key=lambda s: (round(s.center[1] / max(1.0, self.stable.card_px)), s.center[0])
         )
-        faces: list[str | None] = list(self.labels_for([s.view for s in ordered]))
+        # labelling every card takes the judge a few hundred milliseconds: a worker does it while
+        # this thread goes on with the next frames; the minute starts on the first frame after
+        start = first if first is not None else mono
+        job = LABELLER.submit(self.labels_for, [s.view for s in ordered])
+        self._labelling = (job, ordered, start, mono)
+
+    def _labelled(self, mono: float) -> bool:
+        """Whether the spread's labelling is under way (:meth:`_watch_spread`): once done, the
+        minute starts with those faces, dated from the spread as it was when it was submitted;
+        a frame :data:`LABEL_WAIT_S` after the submission waits for it."""
+        job = self._labelling
+        if job is None:
+            return False
+        future, ordered, start, submitted = job
+        if not future.done() and mono - submitted < LABEL_WAIT_S - 1e-6:
+            return True
+        self._labelling = None
+        self._start_minute(ordered, list(future.result()), start)
+        return True
+
+    def _start_minute(self, ordered: list[Spot], labels: list[str], start: float) -> None:
+        faces: list[str | None] = list(labels)
         faces += [None] * max(0, self.expected_cards - len(faces))
         result = self._propose_seen(
             {"type": "start", "faces": faces[: self.expected_cards]},
@@ -225,7 +257,7 @@ class Minute:
             self.seq_of[("table", i)] = result[0]
             self.view_at[("table", i)] = spot.view
             self.face_shown[spot.track] = faces[i] or ""
-        self.spread_mono = first if first is not None else mono
+        self.spread_mono = start
         self.spread_hint = None
         self.live.start_timer("coop", self.seconds, "vision", started_mono=self.spread_mono)
 

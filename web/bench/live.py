@@ -403,6 +403,7 @@ def _score(
         "stages_ms_p50": {k: rounded(median(v), 1) for k, v in stages.items() if v},
         "stages_ms_max": {k: rounded(max(v), 1) for k, v in stages.items() if v},
         "claims": details,
+        "diagnosis": diagnose(truth, frames, events, used, details),
     }
     coop = {
         "runs": len(starts),
@@ -411,6 +412,98 @@ def _score(
         "per_game": per_game,
     }
     return slaps, coop
+
+
+def _why_not(ev: dict[str, Any], claim: dict[str, Any], down: float | None, taken: bool) -> list[str]:
+    """Why a ruling (or question) did not answer a scripted claim: every reason that holds."""
+    why = []
+    if taken:
+        why.append("matched another")
+    if ev["landed"] is None or down is None:
+        why.append("no landing time")
+    else:
+        if abs(ev["landed"] - down) > MATCH_S:
+            why.append(f"landed {ev['landed'] - down:+.2f} s from the hands down")
+        if ev["recv"] <= down:
+            why.append("received before the hands were down")
+    for key in ("player", "cards"):
+        if ev.get(key) is not None and claim.get(key) is not None and ev[key] != claim[key]:
+            why.append(f"{key} {ev[key]} != {claim[key]}")
+    return why
+
+
+def diagnose(
+    truth: list[dict[str, Any]],
+    frames: list[list[tuple[float, float]]],
+    events: list[dict[str, Any]],
+    used: set[int],
+    details: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The unmatched events: each spurious ruling (or question) and each missed claim, with its
+    game, scenario time, seat and cards, the nearest event of the other kind and why the two did
+    not match."""
+
+    def game_of(mono: float | None) -> tuple[int | None, float | None]:
+        if mono is None:
+            return None, None
+        for run, frames_k in zip(truth, frames, strict=False):
+            if frames_k and frames_k[0][1] - 1.0 <= mono <= frames_k[-1][1] + RUN_TAIL_S:
+                t = min(frames_k, key=lambda f: abs(f[1] - mono))[0]
+                return run["seed"], rounded(t + (mono - _mono_at(frames_k, t)), 2)
+        return None, None
+
+    downs: list[tuple[dict[str, Any], dict[str, Any], float | None]] = []
+    for run, frames_k in zip(truth, frames, strict=False):
+        for claim in run["claims"]:
+            downs.append(({"seed": run["seed"], **claim}, claim, _mono_at(frames_k, claim["t"])))
+    matched = {(d["seed"], d["t"]) for d in details if d.get("got") != "missed"}
+
+    spurious = []
+    for i, ev in enumerate(events):
+        if i in used:
+            continue
+        seed, t = game_of(ev["landed"])
+        item: dict[str, Any] = {
+            "seed": seed,
+            "t": t,
+            "player": ev.get("player"),
+            "cards": ev.get("cards"),
+            "verdict": ev["verdict"],
+        }
+        near = [d for d in downs if d[2] is not None and ev["landed"] is not None]
+        if near:
+            info, claim, down = min(near, key=lambda d: abs(d[2] - ev["landed"]))
+            item["nearest_claim"] = {
+                "t": info["t"],
+                "player": claim.get("player"),
+                "cards": claim.get("cards"),
+                "why_not": _why_not(ev, claim, down, (info["seed"], info["t"]) in matched),
+            }
+        spurious.append(item)
+
+    missed = []
+    for info, claim, down in downs:
+        if (info["seed"], info["t"]) in matched:
+            continue
+        item = {
+            "seed": info["seed"],
+            "t": info["t"],
+            "player": claim.get("player"),
+            "cards": claim.get("cards"),
+            "expected": claim["verdict"],
+        }
+        near = [(k, ev) for k, ev in enumerate(events) if ev["landed"] is not None and down is not None]
+        if near:
+            k, ev = min(near, key=lambda e: abs(e[1]["landed"] - down))
+            item["nearest_ruling"] = {
+                "t": game_of(ev["landed"])[1],
+                "player": ev.get("player"),
+                "cards": ev.get("cards"),
+                "verdict": ev["verdict"],
+                "why_not": _why_not(ev, claim, down, k in used),
+            }
+        missed.append(item)
+    return {"spurious": spurious, "missed": missed}
 
 
 def _table_answers(port: int, truth: list[dict[str, Any]], truth_path: Path) -> Any:

@@ -662,3 +662,40 @@ def test_a_claim_the_referee_cannot_take_is_held_back_not_ruled(tmp_path: Path) 
     table.slap([cards[0], *covered], [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])])
     assert claims(live) == 0 and not live.questions
     assert "cannot take" in ad.held[-1]["en"]
+
+
+def test_an_arm_reaching_across_to_a_pile_by_another_edge_claims_for_the_edge_it_came_in_from(
+    tmp_path: Path,
+) -> None:
+    """Ben (top edge) slaps his pile and Ana's: the arm reaching Ana's pile crosses the whole table
+    and touches the bottom edge too, and vision gives the hands to the bottom edge. The arms came
+    in from the top: the claim is Ben's, and he wins the pair."""
+    import cv2
+
+    from vision.observation import HandObservation, Seat, TableObservation
+
+    live, ad, table = pile_game(tmp_path)  # Ana's pile at the bottom, Ben's at the top: one pattern
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [cards[0], card(2, P[1], *TOP, state=CardState.COVERED)]
+    covered.append(card(3, P[1], *BOTTOM, state=CardState.COVERED))
+
+    def show(mask: np.ndarray, hands: tuple[HandObservation, ...], shown) -> None:
+        table.index += 1
+        table.t += 0.1
+        view = TableObservation(table.index, table.t, 1280, 720, tuple(shown), hands, (), mask)
+        ad.observe(view, Captured(table.t, table_image(shown)))
+
+    coming = np.zeros((720, 1280), np.uint8)
+    cv2.line(coming, (900, 0), (860, 200), 1, 60)  # the long arm coming in from the top
+    show(coming, (HandObservation(1, Seat("top"), (), (830, 0, 100, 230)),), cards)
+    down = np.zeros((720, 1280), np.uint8)
+    down[0:70, 610:670] = 1  # one hand on Ben's pile
+    cv2.line(down, (900, 0), (640, 700), 1, 60)  # the other across the table onto Ana's pile
+    hands = (HandObservation(1, Seat("bottom"), (2, 3), (580, 0, 360, 720)),)
+    for _ in range(3):
+        show(down, hands, covered)
+    claimed = [e for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim"]
+    assert len(claimed) == 1, [e["action"] for e in live.entries]
+    assert claimed[0]["action"].get("player", claimed[0]["action"].get("players")) in (1, [1, 1]), claimed
+    assert claimed[0]["ruling"]["verdict"] == "valid"
+    assert live.snapshot_state()["captures"][1], live.snapshot_state()["captures"]

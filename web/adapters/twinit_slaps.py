@@ -27,6 +27,7 @@ from web.adapters.twinit_table import (
     same_layout,
     same_places,
     tip_pair,
+    tip_seats,
     visible_spots,
 )
 
@@ -137,7 +138,11 @@ class Slaps:
         # a penalty only for the very two cards two arm tips lie on; cards picked among more, or
         # under arms vision cannot tell apart, may not be the claimed ones: the table's call
         sure_cards = tipped is not None and len(hidden) == 2
-        self._claim(spots, [hidden[i][1] for i in pair], self._pending[1], sure_cards=sure_cards)
+        # who claimed: the edge each arm came in from (a player reaching across to a pile by another
+        # edge makes one arm blob touching both, that vision may give to the other edge)
+        from_tips = tip_seats(landed, pair, hidden, snapshot, self.stable.card_px) if tipped else {}
+        seats = [from_tips.get(i, hidden[i][1]) for i in pair]
+        self._claim(spots, seats, self._pending[1], sure_cards=sure_cards)
 
     def _evidence(self, spots: list[Spot], landed: float) -> tuple[list[np.ndarray], bool]:
         """The two cards' views a slap is judged from, and whether they are fresh: both seen with

@@ -349,6 +349,19 @@ def tip_pair(
     return sorted(chosen) if len(chosen) == 2 else None
 
 
+def tip_seats(
+    tips: list[Tip], pair: list[int], hidden: Mapping[int, object], snapshot: list[Spot], card_px: float
+) -> dict[int, str]:
+    """Card -> the edge the arm whose tip lies on it came in from (``arm_tips``: the first edge an
+    arm crossed, kept while it reaches across to another), for the cards of ``pair``."""
+    out: dict[int, str] = {}
+    for tip, seat, _since in tips:
+        found = card_at_tip(tip, seat, hidden, snapshot, card_px)
+        if found in pair and found not in out:
+            out[found] = seat
+    return out
+
+
 def card_at_tip(
     tip: np.ndarray, seat: str, hidden: Mapping[int, object], snapshot: list[Spot], card_px: float
 ) -> int | None:

@@ -35,7 +35,9 @@ The steps, all numpy / OpenCV:
    inside a plain margin is moved out to the card's edge, the margin looked for in grey, then in
    each colour channel), then each side is snapped to the card's outer edge, where card lies
    inside and table outside (:mod:`vision.cards.snap`: not a print inside the card, not a
-   neighbour or a shadow beyond it).
+   neighbour or a shadow beyond it). A quad that ended at the print inside a card's plain border
+   (of nearly the table's colour) is moved out to the border's outer edge where the segmenter's
+   own quad of the card reaches beyond it too (:mod:`vision.cards.border`).
 6. Two quads that overlap in a thin strip along facing sides (touching cards, one side fitted to
    the neighbour's border) both end at the strip's middle (:mod:`vision.cards.shared_edges`).
 """
@@ -48,6 +50,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.cards.border import BorderConfig, learned_agrees, outer_border
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
 from vision.cards.refine import outer_margin, refine_quad
 from vision.cards.seg_candidates import seg_instances
@@ -144,6 +147,10 @@ class FinderConfig:
     """Where two found quads overlap along facing sides by a strip at most this fraction of the
     smaller one's short side deep (touching cards, one side on the neighbour's border), both sides
     end at the strip's middle (:mod:`vision.cards.shared_edges`); 0: not."""
+    border: BorderConfig | None = field(default_factory=BorderConfig)
+    """After snapping, move a quad that ended at the print inside a card's plain border out to
+    the card's outline (:mod:`vision.cards.border`), where the segmenter's own quad of the card
+    reaches beyond it too; ``None``: not."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -731,6 +738,10 @@ def find_cards(
         cands = [(q, s) for q, s in cands if _fraction_inside(mag, q, 0.75, support_level) >= cfg.min_texture]
 
     full_grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if cfg.refine else None
+    # the segmenter's own quads (each centre's regressed corners), in the searched image's pixels
+    learned = (
+        [lq - np.float32([ox, oy]) for lq, _ in seg.card_quads(cfg.inst_threshold)] if seg is not None else []
+    )
     channels: tuple[np.ndarray, ...] | None = None
     dets = []
     for q, s in cands:
@@ -766,6 +777,10 @@ def find_cards(
             conf = s * (0.6 + 0.4 * edge)
         if cfg.snap is not None:
             quad, _ = snap_quad(image, quad, colours, cfg.snap)
+        if cfg.border is not None and learned:
+            grown = outer_border(image, quad, cfg.border)
+            if grown is not None and learned_agrees(quad, grown, learned):
+                quad = grown
         if conf >= cfg.min_confidence:
             dets.append(CardDetection(order_quad(quad + np.float32([ox, oy])), float(conf)))
     if cfg.shared_edges > 0 and len(dets) >= 2:

@@ -57,6 +57,14 @@ class HandConfig:
     """... searched this many card diagonals around (the most a hand moves between two frames)."""
     patch_max_rms: float = 40.0
     """Largest RMS colour difference (0..255) of the hand's pixels at a trusted motion measurement."""
+    shadow_min_ratio: float = 0.35
+    """A hand's shadow dims the table to at least this fraction of its brightness ..."""
+    shadow_max_ratio: float = 0.92
+    """... and at most this fraction, ..."""
+    shadow_hue: float = 0.08
+    """... every channel by ratios at most this far apart (the table's hue kept) ..."""
+    shadow_reach: int = 4
+    """... within this many working pixels of the foreground's outside (see :meth:`HandTracker._shadow`)."""
 
 
 @dataclass
@@ -84,8 +92,6 @@ class HandResult:
     carried: dict[int, np.ndarray] = field(default_factory=dict)
     """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
 
-
-_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 PATCH_SCALE = 0.25
 """Scale of the copies the hands' motion over cards is measured on."""
@@ -293,6 +299,8 @@ class HandTracker:
         b, g, r = cv2.split(diff)
         d = cv2.max(cv2.max(b, g), r)
         fg = (d > cfg.diff_threshold).astype(np.uint8)
+        shadow = self._shadow(low, fg)
+        fg[shadow] = 0
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         not_hand = np.zeros((lh, lw), np.uint8)
@@ -329,10 +337,10 @@ class HandTracker:
         for blob, _, _ in blobs:
             hand_mask |= blob
         # Learn the table: slowly where still, quickly where a non-hand change happened, never
-        # under (a margin around) a hand.
+        # under (a margin around) a hand, nor in its shadow.
         near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
         rate = np.where(fg.astype(bool), cfg.absorb_rate, cfg.learn_rate).astype(np.float32)
-        rate[near_hand] = 0.0
+        rate[near_hand | shadow] = 0.0
         rate3 = rate[..., None]
         self._memory += rate3 * (low.astype(np.float32) - self._memory)
 
@@ -346,10 +354,9 @@ class HandTracker:
         for hand in hands:
             hand.tip = _tip(hand.mask, hand.seat)
             covered = set()
-            # Its core only: the mask's edge takes in the hand's blurred outline and shadow.
-            core = cv2.erode(hand.mask.astype(np.uint8), _CROSS).astype(bool)
+            # The mask itself (its shadow left out of it): a card is covered by what is truly over it.
             for tid, q in card_quads.items():
-                cov = quad_coverage(core, q, s)
+                cov = quad_coverage(hand.mask, q, s)
                 if cov > cfg.cover_fraction:
                     covered.add(tid)
                 if tid in carried and cov >= cfg.carry_cover and cov > cover_of.get(tid, (0.0, hand))[0]:
@@ -393,6 +400,24 @@ class HandTracker:
             bool
         )
         return HandResult(obs, tuple(events), full, hand_mask, s, carried)
+
+    def _shadow(self, low: np.ndarray, fg: np.ndarray) -> np.ndarray:
+        """The foreground pixels (bool, working resolution) that are a hand's shadow: the table
+        only darker there, every channel dimmed by about the same ratio (a shadow keeps the
+        table's hue; skin, a sleeve or a card does not), within ``shadow_reach`` of the
+        foreground's outside (a shadow is cast beside the hand: a grey sleeve over a grey table
+        dims it evenly too, but only its rim lies there)."""
+        cfg = self.cfg
+        assert self._memory is not None
+        k = 2 * cfg.shadow_reach + 1
+        rim = (cv2.dilate((fg == 0).astype(np.uint8), np.ones((k, k), np.uint8)) > 0) & (fg > 0)
+        ys, xs = np.nonzero(rim)
+        ratio = (low[ys, xs].astype(np.float32) + 1.0) / (self._memory[ys, xs] + 1.0)
+        lo, hi = ratio.min(axis=1), ratio.max(axis=1)
+        dim = (hi <= cfg.shadow_max_ratio) & (lo >= cfg.shadow_min_ratio) & (hi - lo <= cfg.shadow_hue)
+        out = np.zeros(fg.shape, bool)
+        out[ys[dim], xs[dim]] = True
+        return out
 
     def _carry(
         self, frame: np.ndarray, card_quads: dict[int, np.ndarray], hidden: set[int] | frozenset[int]

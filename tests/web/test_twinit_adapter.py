@@ -489,7 +489,7 @@ def claims(live) -> int:
     return sum(1 for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim")
 
 
-def test_two_hands_on_a_pair_are_judged_at_once_a_penalty_waits_a_frame_one_arm_waits(
+def test_two_hands_on_a_pair_are_judged_once_still_a_penalty_too_one_arm_waits(
     tmp_path: Path,
 ) -> None:
     from vision.observation import HandObservation, Seat
@@ -498,7 +498,9 @@ def test_two_hands_on_a_pair_are_judged_at_once_a_penalty_waits_a_frame_one_arm_
     cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
     covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
     hands = [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])]
-    table.show([cards[0], *covered], hands)  # the hands land on exactly these two, the same pattern
+    table.show([cards[0], *covered], hands)  # the hands come over exactly these two, the same pattern
+    assert claims(live) == 0  # no frame before to show them stopped
+    table.show([cards[0], *covered], hands)  # lying still where they were: judged on this frame
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
     for _ in range(6):
         table.show([cards[0], *covered], hands)
@@ -699,3 +701,28 @@ def test_an_arm_reaching_across_to_a_pile_by_another_edge_claims_for_the_edge_it
     assert claimed[0]["action"].get("player", claimed[0]["action"].get("players")) in (1, [1, 1]), claimed
     assert claimed[0]["ruling"]["verdict"] == "valid"
     assert live.snapshot_state()["captures"][1], live.snapshot_state()["captures"]
+
+
+def test_two_hands_still_coming_down_over_a_pair_are_no_slap_until_they_stop(tmp_path: Path) -> None:
+    """Seen from above, hands a few centimetres over the cards already hide them; the slap lands
+    when they stop (the live bench's rendered slaps were ruled 0.1 to 0.2 s before their hands
+    were down)."""
+    from vision.observation import HandObservation
+
+    live, _ad, table = pile_game(tmp_path)
+    middle = card(1, P[0], *MIDDLE)
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+
+    def coming(reach: int) -> list[HandObservation]:
+        """The two hands, each reaching ``reach`` pixels further than where it will lie."""
+        out = []
+        for hand in (hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])):
+            x, y, w, h = hand.bbox
+            out.append(HandObservation(hand.hand_id, hand.seat, hand.covers, (x, y - reach, w, h + reach)))
+        return out
+
+    for reach in (80, 20):  # moving most of a card between two frames
+        table.show([middle, *covered], coming(reach))
+        assert claims(live) == 0, reach
+    table.show([middle, *covered], coming(5))  # the last few centimetres down: landed
+    assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"

@@ -97,6 +97,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         """The places hidden under hands, and when they were first hidden together."""
         self._pending_frames = 0
         self._pending_two = False
+        self._tips_before: list[np.ndarray] = []
+        """The arm tips of the frame vision saw before this one."""
         self._arms: list[tuple[np.ndarray, str, float]] = []
         """Last frame's arm blobs and the edge each came in from."""
         self._hands_since: float | None = None

@@ -27,7 +27,8 @@ from web.adapters.twinit_table import (
     same_layout,
     same_places,
     tip_pair,
-    tip_seats,
+    tips_at_rest,
+    tips_on,
     visible_spots,
 )
 
@@ -43,6 +44,11 @@ after the first (one frame can show a hand passing); at once when the two tips' 
 only cards hidden. Only hands that came onto the table at
 most :data:`ARRIVAL_S` before count so (a slap lands at once; two hands sweeping the cards
 together have been over the table for a while)."""
+REST_TIPS = 0.3
+"""Two arm tips on the claimed cards have landed once each lies within this fraction of a card of
+where a tip lay the frame before: hands still coming down over the cards move 0.8 to 1 card
+between two frames at 10 fps, the last few centimetres down a tenth to a fifth (the rendered
+slaps of the live bench's games); ruling before they stop ruled a slap that had not landed."""
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
 FRESH_S = 1.0
@@ -91,6 +97,7 @@ class Slaps:
             self._strays.append(mono)  # a card in sight where the table memory has none
             del self._strays[: max(0, len(self._strays) - 64)]
         tips = self._tips(obs, mono)  # every frame with hands: an arm's edge is the one it came in from
+        before, self._tips_before = self._tips_before, [t[0] for t in tips]
         if len(hidden) < 2:
             self._pending = None
             if not hidden:
@@ -128,6 +135,11 @@ class Slaps:
                 confirm = 0
         if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
             return
+        on_cards = tips_on(landed, tipped, hidden, snapshot, self.stable.card_px) if tipped else {}
+        if tipped is not None and not tips_at_rest(
+            list(on_cards.values()), before, REST_TIPS * self.stable.card_px
+        ):
+            return  # two hands over the cards still coming down: a slap lands when they stop
         self._claimed = places
         pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot, tips)
         if pair is None:
@@ -140,8 +152,7 @@ class Slaps:
         sure_cards = tipped is not None and len(hidden) == 2
         # who claimed: the edge each arm came in from (a player reaching across to a pile by another
         # edge makes one arm blob touching both, that vision may give to the other edge)
-        from_tips = tip_seats(landed, pair, hidden, snapshot, self.stable.card_px) if tipped else {}
-        seats = [from_tips.get(i, hidden[i][1]) for i in pair]
+        seats = [on_cards[i][1] if i in on_cards else hidden[i][1] for i in pair]
         self._claim(spots, seats, self._pending[1], sure_cards=sure_cards)
 
     def _evidence(self, spots: list[Spot], landed: float) -> tuple[list[np.ndarray], bool]:

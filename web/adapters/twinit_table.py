@@ -349,17 +349,25 @@ def tip_pair(
     return sorted(chosen) if len(chosen) == 2 else None
 
 
-def tip_seats(
+def tips_on(
     tips: list[Tip], pair: list[int], hidden: Mapping[int, object], snapshot: list[Spot], card_px: float
-) -> dict[int, str]:
-    """Card -> the edge the arm whose tip lies on it came in from (``arm_tips``: the first edge an
-    arm crossed, kept while it reaches across to another), for the cards of ``pair``."""
-    out: dict[int, str] = {}
-    for tip, seat, _since in tips:
-        found = card_at_tip(tip, seat, hidden, snapshot, card_px)
+) -> dict[int, Tip]:
+    """Card -> the arm tip that lies on it (:func:`card_at_tip`), for the cards of ``pair``; its
+    seat is the edge the arm came in from (``arm_tips``: the first edge an arm crossed, kept while
+    it reaches across to another)."""
+    out: dict[int, Tip] = {}
+    for tip in tips:
+        found = card_at_tip(tip[0], tip[1], hidden, snapshot, card_px)
         if found in pair and found not in out:
-            out[found] = seat
+            out[found] = tip
     return out
+
+
+def tips_at_rest(tips: list[Tip], before: list[np.ndarray], tol: float) -> bool:
+    """Whether every tip lies within ``tol`` pixels of a tip of the frame before: the hands have
+    stopped (a slap's hands come down fast, then lie still; hands still coming down over the cards
+    move several times more between two frames)."""
+    return bool(tips) and all(any(float(np.linalg.norm(t[0] - b)) <= tol for b in before) for t in tips)
 
 
 def card_at_tip(

@@ -1,9 +1,11 @@
 """A background check that the board is still where the profile says, re-finding it if it moved.
 
 :func:`check_board` scores the stored lattice against a new frame (a hand over the board lowers
-no score: covered points count neither way); when the evidence falls below ``moved_below`` the
-board (or the camera) moved, and the board is found again. :class:`BoardWatcher` runs these
-checks on a thread, on the newest submitted frame only, so the frame loop never waits.
+no score: covered points count neither way; a Go grid's points must also sit on its line
+crossings, :func:`calibration.board_finder.crossing_factor`); when the evidence falls below
+``moved_below`` the board (or the camera) moved, and the board is found again.
+:class:`BoardWatcher` runs these checks on a thread, on the newest submitted frame only, so the
+frame loop never waits.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 from calibration.board_finder import (
     BoardLocation,
     BoardNotFound,
+    crossing_factor,
     dark_response,
     find_board,
     lattice_evidence,
@@ -52,6 +55,10 @@ def check_board(
     ev = lattice_evidence(resp, location.homography, location.size, valid, gray, k1=location.k1)
     # (The evidence includes the check that no holes lie just outside the lattice, so a board
     # shifted by whole pitches does not pass.)
+    if pattern == "lines":
+        # A Go grid slid along its lines keeps every point on a line: only the lines crossing
+        # there tell (as when the board was found).
+        ev *= crossing_factor(gray, location.homography, location.size, location.k1)
     if ev >= moved_below:
         return BoardCheck("ok", ev, location)
     try:

@@ -726,3 +726,20 @@ def test_two_hands_still_coming_down_over_a_pair_are_no_slap_until_they_stop(tmp
         assert claims(live) == 0, reach
     table.show([middle, *covered], coming(5))  # the last few centimetres down: landed
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
+
+
+def test_one_arm_over_the_table_a_while_before_it_hides_two_cards_is_no_claim(tmp_path: Path) -> None:
+    """An arm playing a card or carrying won ones has been over the table a while when it passes
+    over two cards and rests there: no claim, no question (a slap lands at once)."""
+    from vision.observation import HandObservation, Seat
+
+    live, _ad, table = pile_game(tmp_path)
+    middle, top, bottom = card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)
+    reaching = HandObservation(7, Seat("top"), (), (900, 0, 80, 300))
+    for _ in range(10):  # a second over the table, by no card
+        table.show([middle, top, bottom], [reaching])
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    arm = HandObservation(7, Seat("top"), (1, 2), (600, 0, 80, 400))
+    for _ in range(7):
+        table.show([*covered, bottom], [arm])
+    assert claims(live) == 0 and not live.questions

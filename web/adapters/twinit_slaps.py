@@ -43,7 +43,10 @@ claim is judged once the same cards have stayed hidden this long and over this m
 after the first (one frame can show a hand passing); at once when the two tips' cards are the
 only cards hidden. Only hands that came onto the table at
 most :data:`ARRIVAL_S` before count so (a slap lands at once; two hands sweeping the cards
-together have been over the table for a while)."""
+together have been over the table for a while). So too one arm: it hides the cards it claims at
+most this long after it came onto the table (an arm playing a card or carrying won ones has been
+over the table a while when it passes over two cards; the live bench's seed 3 asked the table
+five times so)."""
 REST_TIPS = 0.3
 """Two arm tips on the claimed cards have landed once each lies within this fraction of a card of
 where a tip lay the frame before: hands still coming down over the cards move 0.8 to 1 card
@@ -135,6 +138,8 @@ class Slaps:
                 confirm = 0
         if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
             return
+        if tipped is None and tips and all(self._pending[1] - since > ARRIVAL_S + 1e-6 for *_, since in tips):
+            return  # one arm over the table a while before it hid these cards: a play or a carry
         on_cards = tips_on(landed, tipped, hidden, snapshot, self.stable.card_px) if tipped else {}
         if tipped is not None and not tips_at_rest(
             list(on_cards.values()), before, REST_TIPS * self.stable.card_px

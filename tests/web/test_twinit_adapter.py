@@ -743,3 +743,36 @@ def test_one_arm_over_the_table_a_while_before_it_hides_two_cards_is_no_claim(tm
     for _ in range(7):
         table.show([*covered, bottom], [arm])
     assert claims(live) == 0 and not live.questions
+
+
+def test_one_arm_reaching_across_to_a_pile_by_another_edge_claims_for_the_edge_it_came_in_from(
+    tmp_path: Path,
+) -> None:
+    """Ben's two arms, seen as one blob from the top edge down to Ana's pile at the bottom edge:
+    vision gives the hands to the bottom edge; the arm came in from the top: Ben's claim."""
+    import cv2
+
+    from vision.observation import HandObservation, Seat, TableObservation
+
+    live, ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [cards[0], card(2, P[1], *TOP, state=CardState.COVERED)]
+    covered.append(card(3, P[1], *BOTTOM, state=CardState.COVERED))
+
+    def show(mask: np.ndarray, hands: tuple[HandObservation, ...], shown) -> None:
+        table.index += 1
+        table.t += 0.1
+        view = TableObservation(table.index, table.t, 1280, 720, tuple(shown), hands, (), mask)
+        ad.observe(view, Captured(table.t, table_image(shown)))
+
+    coming = np.zeros((720, 1280), np.uint8)
+    cv2.line(coming, (640, 0), (640, 150), 1, 60)
+    show(coming, (HandObservation(1, Seat("top"), (), (610, 0, 60, 150)),), cards)
+    arm = np.zeros((720, 1280), np.uint8)
+    cv2.line(arm, (640, 0), (640, 719), 1, 70)
+    hands = (HandObservation(1, Seat("bottom"), (2, 3), (600, 0, 140, 720)),)
+    for _ in range(7):
+        show(arm, hands, covered)
+    claimed = [e for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim"]
+    assert len(claimed) == 1, ([e["action"] for e in live.entries], live.questions)
+    assert claimed[0]["action"].get("player", claimed[0]["action"].get("players")) in (1, [1, 1]), claimed

@@ -157,7 +157,11 @@ class Slaps:
         sure_cards = tipped is not None and len(hidden) == 2
         # who claimed: the edge each arm came in from (a player reaching across to a pile by another
         # edge makes one arm blob touching both, that vision may give to the other edge)
-        seats = [on_cards[i][1] if i in on_cards else hidden[i][1] for i in pair]
+        if tipped is None:  # one arm (or two vision sees as one): the tips that lie on the pair
+            on_cards = tips_on(tips, pair, hidden, snapshot, self.stable.card_px)
+        edges = {tip[1] for tip in on_cards.values()}
+        one = edges.pop() if len(edges) == 1 else None  # every tip from one edge: that player's
+        seats = [on_cards[i][1] if i in on_cards else one or hidden[i][1] for i in pair]
         self._claim(spots, seats, self._pending[1], sure_cards=sure_cards)
 
     def _evidence(self, spots: list[Spot], landed: float) -> tuple[list[np.ndarray], bool]:

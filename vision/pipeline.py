@@ -35,7 +35,7 @@ import numpy as np
 from vision.cards.finder import CardDetection, FinderConfig, find_cards
 from vision.cards.geometry import quad_diagonal, quad_iou
 from vision.cards.rectify import rectify
-from vision.cards.segment import table_colours
+from vision.cards.segment import table_colours, table_model_mask
 from vision.errors import InputError
 from vision.hands import HandConfig, HandResult, HandTracker, quad_coverage
 from vision.observation import CardState, HandObservation, TableObservation
@@ -123,6 +123,9 @@ class PipelineConfig:
     """One still frame in this many searches the next tile of a slow background sweep of the
     whole frame (a card a search missed, or one lying where nothing changed since, is searched
     again within ``sweep_every * sweep_grid[0] * sweep_grid[1]`` still frames); 0: no sweep."""
+    bare_not_table: float = 0.05
+    """A hidden card's place in sight, no hand on it, with at most this fraction of it not in
+    the table's colours is bare: the card is gone at once."""
     sweep_grid: tuple[int, int] = (3, 2)
     """Tiles of the sweep across and down (each grown by a card's diagonal, so every card lies
     wholly inside one); every other pass has one more each way."""
@@ -328,7 +331,12 @@ class TablePipeline:
         def touched(quad: np.ndarray) -> bool:
             return quad_coverage(touch_mask, quad, scale) > 0.0
 
-        self.tracker.update(detections, timestamp, frame, rois, hand_cover=cover, hand_touch=touched)
+        def bare(quad: np.ndarray) -> bool:
+            return not touched(quad) and self._bare(frame, quad, colours)
+
+        self.tracker.update(
+            detections, timestamp, frame, rois, hand_cover=cover, hand_touch=touched, bare=bare
+        )
         if self.identify is not None:
             self._identify_new()
         self._gate_prev = small
@@ -466,6 +474,18 @@ class TablePipeline:
             else:
                 back.append(CardDetection(t.quad.copy(), t.confidence))
         return back, clear
+
+    def _bare(self, frame: np.ndarray, quad: np.ndarray, colours: np.ndarray) -> bool:
+        """Whether the quad lies in the frame and shows the table's own colours nearly all over
+        (no card there: a card's face and rim are not the table's colours)."""
+        h, w = frame.shape[:2]
+        q = np.asarray(quad)
+        if (q[:, 0] < 0).any() or (q[:, 1] < 0).any() or (q[:, 0] > w - 1).any() or (q[:, 1] > h - 1).any():
+            return False
+        crop = rectify(frame, q, (32, 32))
+        return (
+            cv2.countNonZero(table_model_mask(crop, colours)) <= self.cfg.bare_not_table * crop[..., 0].size
+        )
 
     def _sweep_grid(self, sweep: int) -> tuple[int, int]:
         """Tiles across and down of the ``sweep``-th pass: every other pass one more each way

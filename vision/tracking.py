@@ -7,7 +7,8 @@ hand is where the hand took it), then by centre distance; what is left
 becomes a new track (a *tentative* one, kept out of the observation until it is found again,
 when it lies on a card already tracked: a finder's flicker is no new card). A track not seen in
 an examined region is *covered* (under a hand, or another object) and keeps its last quad and
-clean view; after ``patience_s`` out of sight without a hand on it, it is *gone*, and after
+clean view; after ``patience_s`` out of sight without a hand on it (at once when its place shows
+the bare table), it is *gone*, and after
 ``forget_s`` more it is dropped. A track left on a found card's place with that card's look is
 the same card twice and is dropped. Tracks outside the region a frame changed in are left as
 they are: a still table costs nothing here.
@@ -183,12 +184,15 @@ class CardTracker:
         roi: Region = None,
         hand_cover: dict[int, float] | None = None,
         hand_touch: Callable[[np.ndarray], bool] | None = None,
+        bare: Callable[[np.ndarray], bool] | None = None,
     ) -> list[Track]:
         """Match ``detections`` (found in ``roi``: a box, a list of boxes, or the whole frame) to
         the tracks.
 
         ``hand_cover``: track id -> fraction under a hand (from the previous hand mask);
-        ``hand_touch``: quad -> whether a hand touches it (no clean view then).
+        ``hand_touch``: quad -> whether a hand touches it (no clean view then);
+        ``bare``: quad -> whether the place is in sight and shows the bare table (a card missing
+        there is gone at once, not after its patience: it was taken away, or slid off unseen).
         Returns the tracks that changed (new, moved, state changed)."""
         cfg = self.cfg
         hand_cover = hand_cover or {}
@@ -365,7 +369,7 @@ class CardTracker:
             if under_hand:
                 tr.state = CardState.COVERED
                 tr.last_seen = timestamp  # a hand on it renews its patience
-            elif timestamp - tr.last_seen > cfg.patience_s:
+            elif timestamp - tr.last_seen > cfg.patience_s or (bare is not None and bare(tr.quad)):
                 tr.state = CardState.GONE
             else:
                 tr.state = CardState.COVERED

@@ -101,11 +101,32 @@ def _taken_away(table: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return frame
 
 
-def test_a_card_taken_away_goes_after_its_patience(table: np.ndarray) -> None:
+def _in_its_place(table: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The table with the card at ``quad`` gone and something else in its place (a bare place
+    painted over, then a disc that is no card)."""
+    frame = _taken_away(table, quad)
+    x, y, w, h = cv2.boundingRect(np.round(quad).astype(np.int32))
+    cv2.circle(frame, (x + w // 2, y + h // 2), int(0.45 * min(w, h)), (40, 150, 230), -1)
+    return frame
+
+
+def test_a_card_taken_away_from_a_place_left_bare_is_gone_at_once(table: np.ndarray) -> None:
     pipe = TablePipeline(tracker=TrackerConfig(patience_s=0.5, forget_s=2.0))
     first = pipe.process(table, 0.0)
     target = first.cards[0]
     frame = _taken_away(table, target.quad)
+    assert pipe.process(frame, 0.1).card(target.track_id).state is CardState.GONE
+    assert pipe.process(frame, 0.3).card(target.track_id).state is CardState.GONE
+    assert pipe.process(frame, 3.0).card(target.track_id) is None  # forgotten
+    others = {c.track_id for c in first.cards} - {target.track_id}
+    assert all(c.state is CardState.VISIBLE for c in pipe.process(frame, 3.1).cards if c.track_id in others)
+
+
+def test_a_card_not_found_where_something_lies_goes_after_its_patience(table: np.ndarray) -> None:
+    pipe = TablePipeline(tracker=TrackerConfig(patience_s=0.5, forget_s=2.0))
+    first = pipe.process(table, 0.0)
+    target = first.cards[0]
+    frame = _in_its_place(table, target.quad)
     assert pipe.process(frame, 0.1).card(target.track_id).state is CardState.COVERED
     assert pipe.process(frame, 0.3).card(target.track_id).state is CardState.COVERED
     assert pipe.process(frame, 0.7).card(target.track_id).state is CardState.GONE  # still frame, time passed
@@ -236,7 +257,7 @@ def test_a_still_card_waits_its_patience_from_when_it_was_last_in_sight(table: n
     for k in range(1, 20):  # two seconds of a still table
         assert pipe.process(table.copy(), 0.1 * k).extras["changed"] is False
     target = first.cards[0]
-    frame = _taken_away(table, target.quad)
+    frame = _in_its_place(table, target.quad)
     # Missing since a moment ago, not since the last frame that changed: not gone yet.
     assert pipe.process(frame, 2.0).card(target.track_id).state is CardState.COVERED
     assert pipe.process(frame, 2.6).card(target.track_id).state is CardState.GONE

@@ -105,9 +105,16 @@ class Segmentation:
         if self.center is None or self.corners is None:
             return []
         xs, ys = self.peak_pixels(threshold)
+        h, w = self.center.shape
         out = []
         for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-            q = self.corners[:, y, x].reshape(4, 2).astype(np.float64) + np.float64([x, y])
+            # each pixel around the peak regresses the same corners (offsets from itself): their
+            # mean weighted by the centre probability is steadier than the peak's alone
+            x0, x1, y0, y1 = max(0, x - 1), min(w, x + 2), max(0, y - 1), min(h, y + 2)
+            wt = self.center[y0:y1, x0:x1].astype(np.float64)
+            gx, gy = np.meshgrid(np.arange(x0, x1, dtype=np.float64), np.arange(y0, y1, dtype=np.float64))
+            c = self.corners[:, y0:y1, x0:x1].reshape(4, 2, *wt.shape) + np.stack([gx, gy])[None]
+            q = (c * wt).sum(axis=(2, 3)) / wt.sum()
             out.append((self.to_image(q), float(self.center[y, x])))
         return out
 

@@ -159,6 +159,9 @@ class TablePipeline:
         self._since_colours = 0
         self._accounted: np.ndarray | None = None
         self._verify: dict[int, tuple[np.ndarray, float]] = {}
+        self._origins: dict[int, tuple[np.ndarray, float]] = {}
+        """Track id -> (quad, time): where a card a hand carried away lay, until the card is
+        seen again (a card found there with its look is the one the hand left: it rose off it)."""
         self._forget = False
         self._still = 0
         self._sweep_tile = 0
@@ -182,6 +185,7 @@ class TablePipeline:
         self._table_colours = None
         self._accounted = None
         self._verify = {}
+        self._origins = {}
         self._still = 0
         self._sweep_tile = 0
         self._sweep_pass = 0
@@ -301,6 +305,7 @@ class TablePipeline:
         for track in self.tracker.tracks:
             if track.track_id in hand_res.carried:
                 self._verify.setdefault(track.track_id, (track.quad.copy(), timestamp))
+                self._origins.setdefault(track.track_id, (track.quad.copy(), timestamp))
                 track.quad = hand_res.carried[track.track_id]
                 on_table[track.track_id] = track.quad
         cover = {tid: quad_coverage(hand_res.low_mask, q, hand_res.scale) for tid, q in on_table.items()}
@@ -334,8 +339,23 @@ class TablePipeline:
         def bare(quad: np.ndarray) -> bool:
             return not touched(quad) and self._bare(frame, quad, colours)
 
+        # A card found where a hand seemed to carry one away from is the card it left there.
+        seen_before = {t.track_id for t in self.tracker.tracks if t.state is CardState.VISIBLE}
+        self._origins = {
+            tid: (q, since)
+            for tid, (q, since) in self._origins.items()
+            if tid not in seen_before and timestamp - since <= self.cfg.verify_s
+        }
+        origins = {tid: q for tid, (q, _) in self._origins.items()}
         self.tracker.update(
-            detections, timestamp, frame, rois, hand_cover=cover, hand_touch=touched, bare=bare
+            detections,
+            timestamp,
+            frame,
+            rois,
+            hand_cover=cover,
+            hand_touch=touched,
+            bare=bare,
+            origins=origins,
         )
         if self.identify is not None:
             self._identify_new()

@@ -185,6 +185,7 @@ class CardTracker:
         hand_cover: dict[int, float] | None = None,
         hand_touch: Callable[[np.ndarray], bool] | None = None,
         bare: Callable[[np.ndarray], bool] | None = None,
+        origins: dict[int, np.ndarray] | None = None,
     ) -> list[Track]:
         """Match ``detections`` (found in ``roi``: a box, a list of boxes, or the whole frame) to
         the tracks.
@@ -192,7 +193,9 @@ class CardTracker:
         ``hand_cover``: track id -> fraction under a hand (from the previous hand mask);
         ``hand_touch``: quad -> whether a hand touches it (no clean view then);
         ``bare``: quad -> whether the place is in sight and shows the bare table (a card missing
-        there is gone at once, not after its patience: it was taken away, or slid off unseen).
+        there is gone at once, not after its patience: it was taken away, or slid off unseen);
+        ``origins``: track id -> where a hidden card lay before a hand seemed to carry it off (a
+        card found there with its look is that card, left there: the hand rose off it).
         Returns the tracks that changed (new, moved, state changed)."""
         cfg = self.cfg
         hand_cover = hand_cover or {}
@@ -232,12 +235,17 @@ class CardTracker:
             log.debug("track %d look distance %.1f", tr.track_id, dist)
             return dist <= cfg.look_threshold * slack
 
+        origins = origins or {}
         pairs = []
         for i, det in enumerate(detections):
             for j, tr in enumerate(examined):
                 iou = quad_iou(det.quad, tr.quad)
+                origin = origins.get(tr.track_id)
+                if origin is not None and tr.state is not CardState.VISIBLE:
+                    iou = max(iou, quad_iou(det.quad, origin))
                 if iou >= cfg.iou_match:
-                    pairs.append((iou + (1.0 if tr.state is not CardState.GONE else 0.0), i, j))
+                    known = tr.state is not CardState.GONE and not tr.tentative
+                    pairs.append((iou + (1.0 if known else 0.0), i, j))
         pairs.sort(reverse=True)
         det_to_tr: dict[int, int] = {}
         used: set[int] = set()
@@ -335,7 +343,13 @@ class CardTracker:
                     changed.append(tr)
                 tr.tentative = False
             else:
-                tentative = any(quad_iou(det.quad, t.quad) >= cfg.tentative_overlap for t in placed)
+                # (Or found with a hand still on it where a hand seemed to carry a card off: the
+                # look under the fingers may be that card's, left there, as the next frame tells.)
+                tentative = any(quad_iou(det.quad, t.quad) >= cfg.tentative_overlap for t in placed) or (
+                    hand_touch is not None
+                    and hand_touch(det.quad)
+                    and any(quad_iou(det.quad, q) >= cfg.tentative_overlap for q in origins.values())
+                )
                 tr = Track(
                     self._next_id,
                     det.quad.astype(np.float32),

@@ -6,7 +6,8 @@
   The board is found on the same view
   without hands (as calibration does), then the frame with hands is read once. The reader
   abstains on holes under a hand and about one hole around it; a hole counts as visible when no
-  hand is within two pitches of it. ``hole_accuracy`` is over visible holes (abstaining on one
+  hand is within two pitches of it (the pitch measured in the image around each hole: see
+  :func:`near_hands`). ``hole_accuracy`` is over visible holes (abstaining on one
   counts as wrong); ``misread_under_hands`` counts holes within two pitches of a hand that were
   read *confidently* wrong (an abstention is not a misread). A board is exact when
   every visible hole and every link between visible pegs is right. Links: precision over links
@@ -19,7 +20,9 @@
   changed) medians and 95th percentiles, with the board located beforehand (calibration).
 
 ``render.losses`` breaks the misses down: visible holes misread, or abstained on for being taken
-as covered (a hand's margin, a shadow taken for a hand), on a board clipped at white by glare,
+as covered (a hand's margin, a shadow taken for a hand), on a board clipped at white by glare
+(``glare_clipped``; of those, ``glare_clipped_blank`` where the frame shows nothing within 0.3
+pitch of the hole, every pixel within 8 levels of white: no still image can tell them),
 under other glare or added light, or for another doubt; true links missed because a peg was not
 read, or with both pegs read.
 """
@@ -32,6 +35,7 @@ import random
 import time
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from calibration.board_finder import BoardLocation, BoardNotFound, find_board
@@ -41,6 +45,7 @@ from vision.board.moves import TwixtMoveTracker
 from vision.board.reader import BoardReader, BoardReading
 from vision.board.spec import BoardSpec
 from vision.render.board import (
+    BoardScene,
     HandSpec,
     compositor_board_scene,
     random_camera,
@@ -61,6 +66,33 @@ def _locate(image: np.ndarray, spec: BoardSpec) -> BoardLocation | None:
         return None
 
 
+def near_hands(scene: BoardScene, pitches: float) -> np.ndarray:
+    """(size, size) bool: holes with a hand pixel within ``pitches`` pitches of their centre, the
+    pitch measured in the image around each hole (mean distance to its lattice neighbours): under
+    tilt it varies across the board by half and more, so one scale for the whole board would
+    put a hole 1.3 pitches from a hand beyond 2 on one side and count one 3 pitches away on the
+    other (``BoardScene.covered`` uses a single scale)."""
+    holes = scene.holes_px()
+    steps = []
+    for axis in (0, 1):
+        d = np.linalg.norm(np.diff(holes, axis=axis), axis=-1)
+        pad = [(0, 0), (0, 0)]
+        pad[axis] = (1, 0)
+        before = np.pad(d, pad, mode="edge")
+        pad[axis] = (0, 1)
+        after = np.pad(d, pad, mode="edge")
+        steps.append(0.5 * (before + after))
+    pitch_px = 0.5 * (steps[0] + steps[1])
+    free = (~np.asarray(scene.hand_mask, bool)).astype(np.uint8)
+    if free.all():
+        return np.zeros(holes.shape[:2], bool)
+    dist = cv2.distanceTransform(free, cv2.DIST_L2, 5)
+    h, w = dist.shape
+    xs = np.clip(np.round(holes[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(holes[..., 1]).astype(int), 0, h - 1)
+    return dist[ys, xs] <= pitches * pitch_px
+
+
 def _link_visible(link: tuple[int, int, int, int], visible: np.ndarray) -> bool:
     """Whether a link's two pegs and the two holes beside its middle are all visible."""
     r1, c1, r2, c2 = link
@@ -69,7 +101,30 @@ def _link_visible(link: tuple[int, int, int, int], visible: np.ndarray) -> bool:
     return all(visible[r, c] for r, c in holes)
 
 
-def _loss_causes(reader: BoardReader, reading: BoardReading, wrong: np.ndarray) -> dict[str, int]:
+def _blank(scene: BoardScene, holes: np.ndarray, pitches: float = 0.3, noise: float = 8.0) -> np.ndarray:
+    """For (K, 2) holes (row, col): whether the frame shows nothing there, every pixel within
+    ``pitches`` (local pitch) of the hole's centre within ``noise`` levels of white in every
+    channel (glare clipped the pit or the piece away)."""
+    px = scene.holes_px()
+    img = scene.image
+    h, w = img.shape[:2]
+    out = np.zeros(len(holes), bool)
+    for k, (r, c) in enumerate(holes):
+        r2, c2 = (r + 1, c) if r + 1 < px.shape[0] else (r - 1, c)
+        rad = pitches * float(np.linalg.norm(px[r, c] - px[r2, c2]))
+        x, y = px[r, c]
+        x0, x1 = max(int(x - rad), 0), min(int(x + rad) + 1, w)
+        y0, y1 = max(int(y - rad), 0), min(int(y + rad) + 1, h)
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        disc = (xs - x) ** 2 + (ys - y) ** 2 <= rad * rad
+        patch = img[y0:y1, x0:x1][disc]
+        out[k] = patch.size > 0 and int(patch.min()) >= 255 - noise
+    return out
+
+
+def _loss_causes(
+    reader: BoardReader, reading: BoardReading, wrong: np.ndarray, scene: BoardScene
+) -> dict[str, int]:
     """Why each visible hole was not read right: a confident misread, or an abstention for
     being taken as covered (a hand's margin, a shadow or light taken for a hand), on a board
     clipped at white by glare, under glare or added light, or another doubt (dark pegs, blur,
@@ -82,6 +137,7 @@ def _loss_causes(reader: BoardReader, reading: BoardReading, wrong: np.ndarray) 
         "misread": int((wrong & (reading.matrix >= 0)).sum()),
         "covered": int(covered.sum()),
         "glare_clipped": int(clipped.sum()),
+        "glare_clipped_blank": int(_blank(scene, np.argwhere(clipped)).sum()),
         "glare": int(lit.sum()),
         "other": int((abstain & ~covered & ~clipped & ~lit).sum()),
     }
@@ -90,7 +146,9 @@ def _loss_causes(reader: BoardReader, reading: BoardReading, wrong: np.ndarray) 
 def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, object]:
     visible_total = correct = misread = exact = 0
     tp = fp = fn = 0
-    causes = dict.fromkeys(("misread", "covered", "glare_clipped", "glare", "other"), 0)
+    causes = dict.fromkeys(
+        ("misread", "covered", "glare_clipped", "glare_clipped_blank", "glare", "other"), 0
+    )
     link_causes = {"pegs_unread": 0, "bridge_unseen": 0}
     for i in range(boards):
         colours = rng.choice([("red", "black"), ("red", "grey")])
@@ -101,8 +159,7 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         n_hands = rng.choice([0, 1, 1, 2])
         clear = compositor_board_scene(seed, texture, truth, width, height, hands=0)
         scene = compositor_board_scene(seed, texture, truth, width, height, hands=n_hands)
-        pitch = truth.geometry.pitch_mm
-        near = scene.covered(2.0 * pitch) & spec.valid_mask()
+        near = near_hands(scene, 2.0) & spec.valid_mask()
         visible = spec.valid_mask() & ~near
         visible_total += int(visible.sum())
         vis_links = {lk for lk in truth.links if _link_visible(lk, visible)}
@@ -115,7 +172,7 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         reading = reader.read(scene.image)
         ok = reading.matrix == truth.pegs
         correct += int((ok & visible).sum())
-        for key, count in _loss_causes(reader, reading, visible & ~ok).items():
+        for key, count in _loss_causes(reader, reading, visible & ~ok, scene).items():
             causes[key] += count
         for r1, c1, r2, c2 in vis_links - set(reading.links):
             unread = min(reading.matrix[r1, c1], reading.matrix[r2, c2]) <= 0

@@ -252,3 +252,44 @@ def test_a_pale_board_under_a_hard_shadow_is_found_by_its_dots_relative_to_the_l
     assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()
     # The lit part is read (182 of 572 holes, a hand over the board besides).
     assert ((reading.matrix == truth) & spec.valid_mask()).sum() > 150
+
+
+def test_a_glare_rim_on_a_board_white_in_red_is_no_hand() -> None:
+    """Seed 97, board 2: glare on a pale board whose red channel the camera already shows at
+    white lifts only blue and green round the spot: the rim's cells changed hue as a hand's do,
+    and 55 holes two pitches and more from the hand were taken as covered."""
+    from web.bench.twixt import near_hands
+
+    spec, clear, scene = _bench_board(97, 2)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    visible = spec.valid_mask() & ~near_hands(scene, 2.0)
+    assert not (reading.covered & visible).any()
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()
+    assert (reading.matrix == truth)[visible].mean() > 0.995
+
+
+def test_a_finger_in_glare_on_a_board_white_in_red_misreads_nothing() -> None:
+    """Seed 131, board 10: a finger over hole (8, 3) in glare on a board at white in red and green;
+    its pinkish skin, once the cells around it were taken as lit, could pass for a red peg."""
+    from web.bench.twixt import near_hands
+
+    spec, clear, scene = _bench_board(131, 10)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    assert scene.covered()[8, 3] and truth[8, 3] == 0
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()
+    visible = spec.valid_mask() & ~near_hands(scene, 2.0)
+    assert not (reading.covered & visible).any()
+
+
+def test_a_black_peg_washed_out_beside_saturated_glare_is_not_read_red() -> None:
+    """Seed 149, board 7: a black peg at (10, 10) under glare that carries the board's green and
+    red to white; measured against that clipped board it leans red. Once the cells round it are
+    taken as lit (not a hand), it was read red (0.94): beside such cells a hole must match its
+    class closely."""
+    spec, clear, scene = _bench_board(149, 7)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    assert truth[10, 10] == 2 and reading.matrix[10, 10] in (-1, 2)
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()

@@ -55,3 +55,24 @@ def test_darkness_all_round_is_no_hole() -> None:
 
 def test_a_spec_without_a_hued_class_reads_no_red() -> None:
     assert read_shapes(_patch(disc=(150, 150, 250))[None], None, GREY)[0] == -1
+
+
+def test_a_faint_pit_on_a_flat_clipped_patch_is_read_empty() -> None:
+    """Glare that clips the board flat leaves a pit only a few levels below white, but far out of
+    the patch's own noise (none here): empty, not an abstention."""
+    patch = _patch(centre=(249, 249, 249))
+    dark = 255.0 - patch.astype(np.float32).mean(-1)
+    assert dark[np.hypot(OFFSET_Y, OFFSET_X) <= 0.09].mean() < 6.0  # under the plain pit level
+    assert read_shapes(patch[None], RED, GREY)[0] == 0
+
+
+def test_a_faint_pit_in_a_noisy_patch_is_not_read() -> None:
+    """A faint pit where the patch around it is dark here and there too (noise, a texture): as
+    dark as a faint pit on a flat patch, but not out of its own noise, no reading."""
+    rng = np.random.default_rng(1)
+    patch = _patch(centre=(252, 252, 252)).astype(np.int16)
+    patch -= rng.integers(0, 5, patch.shape[:2], dtype=np.int16)[..., None]
+    patch = np.clip(patch, 0, 255).astype(np.uint8)
+    dark = 255.0 - patch.astype(np.float32).mean(-1)
+    assert 4.0 <= dark[np.hypot(OFFSET_Y, OFFSET_X) <= 0.09].mean() < 6.0
+    assert read_shapes(patch[None], RED, GREY)[0] == -1

@@ -5,7 +5,8 @@ Glare adds white light on top of the board, its pieces and its holes alike; wher
 hole's pit (a small disc at the centre, 0.11 pitch), a piece's body and its darker rim (a disc of
 0.3 pitch). So, measured as darkness below white (``255 - value``) on a fine patch around the hole:
 
-- an empty hole is dark at its centre only, the annulus around it (0.2 .. 0.3 pitch) clipped;
+- an empty hole is dark at its centre only, the annulus around it (0.2 .. 0.3 pitch) clipped (a
+  faint pit counts where it stands well out of its patch's noise);
 - a piece is dark over that annulus as well, evenly all round (a finger's edge is not);
 - either way the board around (0.38 .. 0.48 pitch) is clipped white (median: a link may cross it).
 
@@ -25,6 +26,11 @@ NOISE = 2.5
 """Darkness (0..255) that noise and compression alone may give a clipped patch's parts."""
 PIT_DARK = 6.0
 """Least darkness (0..255, mean of the channels) of an empty hole's pit at its centre ..."""
+PIT_FAINT = 4.0
+"""... or at least this where it is also ``PIT_CONTRAST`` times as dark as the rest of its patch
+(annulus and board around) is: where glare clips the board flat, the noise floor there is low
+(darkness about 1) and a faint pit still stands out of it ..."""
+PIT_CONTRAST = 3.0
 PIT_SPREAD = 0.3
 """... with the annulus around it at most this share as dark (blur spreads the pit a little)."""
 PIECE_DARK = 7.0
@@ -67,7 +73,10 @@ def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np
     quarters = np.stack([grey[:, q].mean(1) for q in _QUARTERS], 1)
     clear = around <= np.maximum(AROUND * np.maximum(centre, ring), NOISE)
     out = np.full(len(patches), -1, np.int8)
-    pit = clear & (centre >= PIT_DARK) & (ring <= np.maximum(PIT_SPREAD * centre, NOISE))
+    deep = (centre >= PIT_DARK) | (
+        (centre >= PIT_FAINT) & (centre >= PIT_CONTRAST * np.maximum(ring, around))
+    )
+    pit = clear & deep & (ring <= np.maximum(PIT_SPREAD * centre, NOISE))
     out[pit] = 0
     piece = clear & (ring >= PIECE_DARK) & (ring >= PIECE_SPREAD * centre)
     piece &= quarters.min(1) >= PIECE_ROUND * quarters.max(1)

@@ -15,7 +15,9 @@ Links: for each pair of same-colour pegs a knight's move apart, samples along th
 between the peg discs vote "peg colour" or "board" (light added on top taken off, as for holes).
 
 Where glare clips the board at white, holes are read by the shape of what still shows (a pit, a
-piece's round disc: :mod:`vision.board.glare`) or abstain. Beside a hand, a hole whose ring
+piece's round disc: :mod:`vision.board.glare`) or abstain. Where it carries only one or two of the
+board's channels to white (a pale wood's red), the others rise alike: such cells are light, not a
+hand, and the holes beside them must match their class closely. Beside a hand, a hole whose ring
 differs from its class only by a brightness shift (the hand's shadow) is read. A Go point read
 empty must show bare board in the quarters between its lines. Incremental reads remember each
 hole's last confident value and keep it while glare alone hides the hole and no hand came near
@@ -82,6 +84,15 @@ GLARE_MIN = 0.0
 hole is also read with that extra light taken off (the better fit wins)."""
 CLIP_LEVEL = 240.0
 """A board this bright (0..255, every channel) is clipped at white by glare."""
+SAT_LEVEL = 250.0
+"""A channel this bright (0..255) in a cell is at white (see ``_saturated_glare``) ..."""
+SAT_LIFT = 10.0
+"""... a cell lit by glare there has some channel lifted by at least this (0..255) ..."""
+SAT_EVEN = 0.3
+"""... and each channel within this share of that lift (plus ``NOISE_LEVEL``) of its board plus the
+lift, clipped at white (white light)."""
+NOISE_LEVEL = 3.0
+"""Noise (0..255) in a cell's colour."""
 CLIP_PIT = 0.04
 """There an empty hole's centre is still darker than its ring by at least this (log units) ..."""
 CLIP_RING = 0.05
@@ -500,6 +511,8 @@ class BoardReader:
         white = cell_log.min(-1) >= np.log(CLIP_LEVEL + 8.0)
         glare |= white & (leftover < GLARE_HUE) & (k > 0.1)
         occluded &= ~glare
+        sat_lit = self._saturated_glare(cell_log, fitted.reshape(n + 1, n + 1, 3), occluded & ~self.printed)
+        occluded &= ~sat_lit
         occluded &= ~self.printed
         if occluded.any():
             # A hand covers several cells; a lone odd cell is a link's or a peg's blur.
@@ -511,6 +524,9 @@ class BoardReader:
             self._suspect = lone[:-1, :-1] | lone[:-1, 1:] | lone[1:, :-1] | lone[1:, 1:]
         else:
             self._suspect = np.zeros((n, n), bool)
+        # Beside cells lit past white in some channel, a hole's colour is measured against a board
+        # whose brightness there is unknown: it must match its class more closely, as beside a hand.
+        self._suspect |= sat_lit[:-1, :-1] | sat_lit[:-1, 1:] | sat_lit[1:, :-1] | sat_lit[1:, 1:]
         if not_hand is not None:
             occluded &= ~not_hand
         if hand_cells is not None:
@@ -535,6 +551,35 @@ class BoardReader:
         # Where the board itself is clipped at white, glare's true strength is unknown.
         self._clipped = board.min(-1) >= np.log(CLIP_LEVEL + 8.0)
         return board, occluded
+
+    @staticmethod
+    def _saturated_glare(cell_log: np.ndarray, fitted: np.ndarray, occluded: np.ndarray) -> np.ndarray:
+        """(N+1, N+1) bool: ``occluded`` cells lit by glare on a board that one or two of the
+        camera's channels show near white (a pale wood's red). White light adds the same amount to
+        every channel (linear units), but a channel stops at white: the hue change then points
+        nowhere near grey and the cell would pass for a hand. Such a cell is lit when it is its
+        board plus one amount of light (at least ``SAT_LIFT``, the largest rise of any channel)
+        in every channel, each clipped at white, within ``SAT_EVEN`` of that amount, and the
+        light carried some channel to white. A hand (skin, a sleeve) darkens some channel or
+        lifts them unevenly. Only whole groups of occluded cells are lit so: a fingertip in the
+        glare leaves some of its group unexplained."""
+        none = np.zeros(cell_log.shape[:2], bool)
+        obs = np.exp(cell_log) - 8.0
+        base = np.exp(fitted) - 8.0
+        lift = (obs - base).max(-1)
+        reach = base + lift[..., None]
+        want = np.minimum(reach, 255.0)
+        err = np.abs(obs - want).max(-1)
+        lit = occluded & (lift >= SAT_LIFT) & (err <= SAT_EVEN * lift + NOISE_LEVEL)
+        white = obs >= SAT_LEVEL - 0.01
+        lit &= (reach >= SAT_LEVEL).any(-1) & white.any(-1) & ~white.all(-1)
+        if not lit.any():
+            return none
+        k, lab, _stats, _ = cv2.connectedComponentsWithStats(occluded.astype(np.uint8), connectivity=8)
+        whole = np.ones(k, bool)
+        np.logical_and.at(whole, lab[occluded], lit[occluded])
+        whole[0] = False
+        return whole[lab]
 
     def _ratio(self, hole_log: np.ndarray, board: np.ndarray, glare: np.ndarray | None = None) -> np.ndarray:
         """Each hole's log colour (centre, ring) less its board's; with ``glare`` (linear light

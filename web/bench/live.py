@@ -8,7 +8,10 @@ from outside it (a separate server process, WebSocket and MJPEG clients).
   same seat and cards, landed near it and came after its hands were down); latency runs from
   the first frame where both hands are down (truth) to the ruling (or the question to the table)
   reaching a WebSocket client; ``stages_ms``: where that time went (hands down -> the deciding frame captured,
-  -> its vision done, -> the ruling decided, -> received over the WebSocket);
+  -> its vision done, -> the ruling decided, -> received over the WebSocket); ``diagnosis``: each
+  spurious ruling and each missed claim (game, scenario time, seat, cards), with the nearest event
+  of the other kind and why the two did not match (a ruling received before its claim's hands
+  were down, or naming another seat or other cards, counts both as a miss and as a spurious);
 - coop_timer: the countdown's start on the server clock against the first frame of the spread
   (``start_error_ms_max``: for each game, the timer message nearest its spread among all the
   run's; beside it, ``per_game`` with only the game's own timer messages, ``None`` and counted in

@@ -776,3 +776,27 @@ def test_one_arm_reaching_across_to_a_pile_by_another_edge_claims_for_the_edge_i
     claimed = [e for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim"]
     assert len(claimed) == 1, ([e["action"] for e in live.entries], live.questions)
     assert claimed[0]["action"].get("player", claimed[0]["action"].get("players")) in (1, [1, 1]), claimed
+
+
+def test_two_hands_seen_by_slow_vision_are_judged_once_still_however_long_they_took(tmp_path: Path) -> None:
+    """Vision seeing a frame every 0.35 s: the hands hide the cards on the first frame they are
+    seen and stop only three frames later, over 0.8 s after they came; they came at once onto
+    the cards, so this is a slap all the same."""
+    from vision.observation import HandObservation
+
+    live, _ad, table = pile_game(tmp_path)
+    middle = card(1, P[0], *MIDDLE)
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+
+    def coming(reach: int) -> list[HandObservation]:
+        out = []
+        for hand in (hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])):
+            x, y, w, h = hand.bbox
+            out.append(HandObservation(hand.hand_id, hand.seat, hand.covers, (x, y - reach, w, h + reach)))
+        return out
+
+    for reach in (80, 40, 5):
+        table.show([middle, *covered], coming(reach), dt=0.35)
+        assert claims(live) == 0, reach
+    table.show([middle, *covered], coming(5), dt=0.35)
+    assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"

@@ -106,7 +106,11 @@ class Slaps:
             if not hidden:
                 self._claimed = None
             return
-        landed = [t for t in tips if mono - t[2] <= ARRIVAL_S]  # arms that just came onto the table
+        # arms that came onto the table just before they hid the cards (dated from the first frame
+        # that showed these cards hidden: waiting for the hands to stop, on a slow machine, never
+        # makes an arm's arrival too old)
+        hid = self._pending[1] if self._pending is not None else mono
+        landed = [t for t in tips if min(hid, mono) - t[2] <= ARRIVAL_S]
         tipped = tip_pair(landed, hidden, snapshot, self.stable.card_px)
         places = [snapshot[i].center for i in (tipped or sorted(hidden))]
         seen = visible_spots(obs)

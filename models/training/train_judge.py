@@ -53,7 +53,10 @@ class JudgeConfig:
     """Share of near-duplicate couples made by a local edit of a face (``judge_data.local_edit``)."""
     near_colour_share: float = 0.0
     """Share of those edits that recolour one element to a nearby print colour
-    (``judge_data.near_colour_edit``) instead."""
+    (``judge_data.near_colour_edit``) instead. Off: tried at 0.5 (session 5, seed 0), it pushed the
+    near-colour negatives down (held-out hard-negative median logit -2.58 -> -3.45, AUC same vs hard
+    0.948 -> 0.949) but not the few highest ones, now mirrored layouts, which set the "same" threshold:
+    calibration same accuracy 0.156 -> 0.027, quick bench same 0.173 -> 0.0."""
     random_per_same: float = 4.0
     """Random different pairs scored per same pair in a batch (0: every pair of the batch)."""
     lr: float = 3e-3
@@ -101,7 +104,9 @@ HARSH_LIGHT = AugmentConfig(
     wb_sigma=0.15, shadow_p=0.45, shadow_depth=(0.2, 0.6), shadow_band_p=0.25, blur_p=0.35, max_blur=1.6
 )
 """Training light for the judge: each crop of a pair gets its own stronger white balance, deeper
-shadows, a shadow band, more blur (so it learns which changes do not matter)."""
+shadows, a shadow band, more blur (so it learns which changes do not matter). Not used: tried with the
+near-colour edits (session 5, seed 0) it squeezed genuine pairs' logits (held-out median 2.62 -> 1.38)
+and lost everywhere (calibration same accuracy 0.156 -> 0.037, real confident wrong 0.00101 -> 0.0112)."""
 
 CONFIGS = {
     "full": JudgeConfig(tune_batches=1000),

@@ -249,7 +249,7 @@ class PairSampler:
 
     def group_batch(
         self, n_patterns: int, per_pattern: int, hard_share: float = 0.5, hard_aligned: float = 0.0,
-        synthetic_share: float = 0.0, near_colour_share: float = 0.0,
+        synthetic_share: float = 0.0, near_colour_share: float = 0.0, mirror_share: float = 0.0,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
         """(inputs, pattern labels, near-duplicate partner matrix) for all-pairs training.
 
@@ -260,7 +260,9 @@ class PairSampler:
         Labels are unique per (deck, pattern). A share ``synthetic_share`` of the couples is a
         pattern and a :func:`local_edit` of it (made afresh, crops not pooled): near-duplicates of
         every kind, anywhere on the face, beyond the decks' own; a share ``near_colour_share`` of
-        those is a :func:`near_colour_edit` instead (one element in a nearby colour).
+        those is a :func:`near_colour_edit` instead (one element in a nearby colour). A share
+        ``mirror_share`` of the couples is drawn first as a face and its whole-face mirror (kept only
+        when the mirror shows at every turn), on top of the mirrors among the edits and the decks' own.
         """
         xs, labels = [], []
         hard_pairs: list[tuple[int, int]] = []
@@ -279,6 +281,16 @@ class PairSampler:
             di = int(self.rng.integers(len(self.caches)))
             deck = self.caches[di].deck
             room = len(chosen) <= n_patterns - 2
+            if mirror_share > 0 and room and self.rng.random() < hard_share * mirror_share:
+                base = deck.patterns[self.rng.integers(len(deck.patterns))]
+                face = self.caches[di].face(base)
+                mirrored = np.ascontiguousarray(face[:, ::-1])
+                if shows_a_difference(face, mirrored):
+                    i = add(di, base)
+                    j = add(di, f"{base}~mirror{len(chosen)}")
+                    edits[j] = mirrored
+                    hard_pairs.append((i, j))
+                continue
             if synthetic_share > 0 and room and self.rng.random() < hard_share * synthetic_share:
                 base = deck.patterns[self.rng.integers(len(deck.patterns))]
                 other = deck.patterns[self.rng.integers(len(deck.patterns))]

@@ -57,6 +57,9 @@ class JudgeConfig:
     near-colour negatives down (held-out hard-negative median logit -2.58 -> -3.45, AUC same vs hard
     0.948 -> 0.949) but not the few highest ones, now mirrored layouts, which set the "same" threshold:
     calibration same accuracy 0.156 -> 0.027, quick bench same 0.173 -> 0.0."""
+    mirror_share: float = 0.0
+    """Share of a batch's near-duplicate couples drawn first as a face and its whole-face mirror
+    (``PairSampler.group_batch``), on top of the mirrors among the local edits and the decks' own."""
     random_per_same: float = 4.0
     """Random different pairs scored per same pair in a batch (0: every pair of the batch)."""
     lr: float = 3e-3
@@ -125,6 +128,7 @@ CONFIGS = {
         fine_steps=2,
         balance_run=True,
         near_colour_share=0.5,
+        mirror_share=0.3,
         aug=HARSH_LIGHT,
     ),
 }
@@ -191,7 +195,7 @@ def tune_head(
     for _ in range(cfg.tune_batches):
         x, labels, hard = sampler.group_batch(
             cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share,
-            cfg.near_colour_share,
+            cfg.near_colour_share, cfg.mirror_share,
         )  # fmt: skip
         pool.append((embed.run(None, {"crops": x})[0].astype(np.float16), labels, hard))
     log.info("judge head tuning: %d batches embedded (%.0f s)", len(pool), time.perf_counter() - t0)
@@ -255,7 +259,7 @@ def _train_stage(
         model.train()
         x, labels, hard = sampler.group_batch(
             cfg.batch_patterns, cfg.per_pattern, cfg.hard_share, cfg.hard_aligned, cfg.synthetic_share,
-            cfg.near_colour_share,
+            cfg.near_colour_share, cfg.mirror_share,
         )  # fmt: skip
         emb = model.embed(torch.from_numpy(x))
         loss = all_pairs_loss(model.head, emb, labels, hard, cfg.hard_weight, pair_rng, cfg.random_per_same)
@@ -350,6 +354,11 @@ def near_colour_recipe(cfg: JudgeConfig) -> str:
             " colour inside the face) to one of its 4 nearest print colours by Lab distance"
             " (models.training.judge_data.near_colour_edit: yellow to lime or orange, teal to black, white"
             " to peach)"
+        )
+    if cfg.mirror_share > 0:
+        out += (
+            f"; {cfg.mirror_share:.0%} of the near-duplicate couples drawn first as a face and its whole-face"
+            " mirror (kept only when the mirror shows at every turn)"
         )
     if cfg.aug != AugmentConfig():
         changed = {k: v for k, v in asdict(cfg.aug).items() if v != asdict(AugmentConfig())[k]}

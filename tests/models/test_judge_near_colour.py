@@ -109,3 +109,18 @@ def test_the_full_recipe_says_what_it_trains_on() -> None:
     text = near_colour_recipe(full)
     assert "nearest print colours by Lab distance" in text and "calibration crops under the default" in text
     assert near_colour_recipe(JudgeConfig()) == ""
+
+
+def test_mirrored_couples_pair_a_face_with_its_mirror_and_are_off_by_default() -> None:
+    deck = ProceduralPatternDeck(1, 12, 64)
+    plain = PairSampler([deck], 32, seed=3).group_batch(8, 2, hard_share=1.0, synthetic_share=0.0)
+    same_draw = PairSampler([deck], 32, seed=3).group_batch(
+        8, 2, hard_share=1.0, synthetic_share=0.0, mirror_share=0.0
+    )
+    np.testing.assert_array_equal(plain[0], same_draw[0])
+    sampler = PairSampler([deck], 32, seed=3)
+    x, _, hard = sampler.group_batch(8, 2, hard_share=1.0, hard_aligned=1.0, mirror_share=1.0)
+    assert x.shape == (16, 3, 32, 32) and hard.any() and (hard == hard.T).all()
+    # Every pattern of the batch came in a couple (a face and its mirror).
+    assert (hard.sum(axis=1) >= 1).all()
+    assert "whole-face mirror" in near_colour_recipe(replace(JudgeConfig(), mirror_share=0.3))

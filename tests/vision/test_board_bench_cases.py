@@ -293,3 +293,25 @@ def test_a_black_peg_washed_out_beside_saturated_glare_is_not_read_red() -> None
     truth = scene.truth.pegs
     assert truth[10, 10] == 2 and reading.matrix[10, 10] in (-1, 2)
     assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()
+
+
+def test_a_red_peg_a_little_brighter_than_its_class_is_read() -> None:
+    """Seed 7, board 8: red pegs beside the printed border line, where the board is estimated from
+    two cells only, look brighter than the red class alike in every channel (0.17 log): their hue
+    is red's, yet their spread said 'nothing' and (8, 1) abstained (the board's only loss)."""
+    spec, clear, scene = _bench_board(7, 8)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    assert truth[8, 1] == 1 and reading.matrix[8, 1] == 1
+    assert (reading.matrix == truth)[spec.valid_mask()].all()
+
+
+def test_a_black_peg_under_glare_is_not_read_as_a_faded_red_one() -> None:
+    """Seed 97, board 5: a black peg lifted by glare to a hueless grey; allowing red pegs a
+    brightness shift everywhere (faded ones too) once read it red. Under glare a piece is judged
+    faded, not shifted."""
+    spec, clear, scene = _bench_board(97, 5)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    assert truth[3, 13] == 2 and reading.matrix[3, 13] in (-1, 2)
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()

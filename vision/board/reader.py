@@ -62,6 +62,9 @@ SPREAD_DEFAULT = 0.1
 """Per-channel spread of a class until it has enough members to measure its own."""
 SPREAD_Z = 3.5
 """A point farther than this many of its class's spreads (root mean square) matches nothing."""
+HUED_SHIFT = 0.2
+"""A coloured piece's ring may differ from its class's by this much brightness (log units, alike in
+every channel) beyond its spread (see ``_classify``)."""
 GLARE_HUE = 0.05
 """Hue change left over once glare's pull towards grey is taken out, below which a cell is lit,
 not covered."""
@@ -642,6 +645,14 @@ class BoardReader:
         z = v[..., 3:] - mine[..., 3:]
         if self.spec.pattern == "holes":
             z = np.where((label == 0)[..., None], z - z.mean(-1, keepdims=True), z)
+            # A coloured piece's ring brighter or darker than its class's alike in every channel
+            # (up to HUED_SHIFT) is that piece under a board estimate a little off (beside the
+            # printed lines, a soft shadow's edge): its hue, which no other piece shares, is what
+            # its spread measures. Not where glare may fade it (its colour is judged faded there).
+            hued = np.linalg.norm(_chroma(self.prototypes)[:, 3:], axis=-1) > FADE_CHROMA
+            shift = np.clip(z.mean(-1, keepdims=True), -HUED_SHIFT, HUED_SHIFT)
+            calm = ~self._faded if self._faded.shape == label.shape else False
+            z = np.where(((label > 0) & hued[label] & calm)[..., None], z - shift, z)
         z = z / self._spread[label][..., 3:]
         zn = np.sqrt((z**2).mean(-1)) / (SPREAD_Z * self._outlier_scale[label])
         dmin = np.maximum(dmin, np.where(self._adapted[label], zn, 0.0))

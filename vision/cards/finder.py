@@ -40,6 +40,8 @@ The steps, all numpy / OpenCV:
    own quad of the card reaches beyond it too (:mod:`vision.cards.border`).
 6. Two quads that overlap in a thin strip along facing sides (touching cards, one side fitted to
    the neighbour's border) both end at the strip's middle (:mod:`vision.cards.shared_edges`).
+7. A quad one dimension of which matches its neighbours' while the other is far longer has the
+   side that ran past the card pulled in to the card's edge (:mod:`vision.cards.stretch`).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from vision.cards.segment import (
 )
 from vision.cards.shared_edges import split_shared_edges
 from vision.cards.snap import SnapConfig, snap_quad
+from vision.cards.stretch import StretchConfig, pull_stretched
 from vision.segmenter import Segmentation, Segmenter
 
 log = logging.getLogger(__name__)
@@ -151,6 +154,10 @@ class FinderConfig:
     """After snapping, move a quad that ended at the print inside a card's plain border out to
     the card's outline (:mod:`vision.cards.border`), where the segmenter's own quad of the card
     reaches beyond it too; ``None``: not."""
+    stretch: StretchConfig | None = field(default_factory=StretchConfig)
+    """Last, a quad whose one dimension matches its neighbours' while the other runs far longer
+    (a side over the card beneath, a gap or a neighbour) has that side pulled in to the card's edge
+    (:mod:`vision.cards.stretch`); ``None``: not."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -788,6 +795,13 @@ def find_cards(
         dets = [
             d if np.array_equal(q, d.quad) else CardDetection(order_quad(q), d.confidence)
             for d, q in zip(dets, split, strict=True)
+        ]
+    if cfg.stretch is not None and len(dets) > cfg.stretch.min_neighbours:
+        offset = np.float32([ox, oy])
+        pulled = pull_stretched(image, [d.quad - offset for d in dets], cfg.stretch)
+        dets = [
+            d if np.allclose(q + offset, d.quad) else CardDetection(order_quad(q + offset), d.confidence)
+            for d, q in zip(dets, pulled, strict=True)
         ]
     log.debug("found %d cards in %dx%d (roi %s)", len(dets), w, h, roi)
     return dets

@@ -1,0 +1,83 @@
+"""A card quad run one side too far out, pulled back to its neighbours' size (vision.cards.stretch)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards import find_cards
+from vision.cards.finder import FinderConfig
+from vision.cards.geometry import quad_iou
+from vision.cards.stretch import pull_stretched
+from vision.render.scene import render
+from vision.render.scene_layout import random_scene
+
+
+@pytest.fixture(scope="module")
+def row_of_square_cards():
+    """Twin It cards in rows, a gap of table between them (some wider than a quarter card)."""
+    return render(random_scene(102, layout="rows", deck="twinit"))
+
+
+def _widen_to_neighbour(quads: list[np.ndarray]) -> tuple[int, np.ndarray]:
+    """(index, quad) of a card whose right-hand side is pushed out to its nearest neighbour's
+    left-hand side, over the gap between them (what the finder did on this frame)."""
+    centres = np.array([q.mean(axis=0) for q in quads])
+    for i, q in enumerate(quads):
+        # the nearest card to the right, on the same row
+        d = centres - centres[i]
+        right = [j for j in range(len(quads)) if d[j, 0] > 0 and abs(d[j, 1]) < 0.3 * np.ptp(q[:, 1])]
+        if not right:
+            continue
+        j = min(right, key=lambda k: d[k, 0])
+        gap = float(quads[j][:, 0].min() - q[:, 0].max())
+        if 0.25 * np.ptp(q[:, 0]) < gap < 0.5 * np.ptp(q[:, 0]):
+            wide = q.copy()
+            order = np.argsort(wide[:, 0])[2:]  # the two right-hand corners
+            wide[order, 0] += gap - 1.0
+            return i, wide
+    raise AssertionError("no card with a neighbour across a gap in the frame")
+
+
+def test_a_side_over_the_gap_to_a_neighbour_is_pulled_back(row_of_square_cards) -> None:
+    image, truth = row_of_square_cards
+    quads = [c.quad.astype(np.float32) for c in truth.cards if c.visible_fraction >= 0.8]
+    assert len(quads) >= 4
+    i, wide = _widen_to_neighbour(quads)
+    assert quad_iou(wide, quads[i]) < 0.9
+    given = [*quads[:i], wide, *quads[i + 1 :]]
+    out = pull_stretched(image, given)
+    assert quad_iou(out[i], quads[i]) >= 0.95
+    # the cards as they are stay as they are
+    for k, q in enumerate(given):
+        if k != i:
+            assert out[k] is q
+
+
+def test_a_card_of_its_neighbours_shape_is_left_alone(row_of_square_cards) -> None:
+    image, truth = row_of_square_cards
+    quads = [c.quad.astype(np.float32) for c in truth.cards if c.visible_fraction >= 0.8]
+    out = pull_stretched(image, quads)
+    assert all(o is q for o, q in zip(out, quads, strict=True))
+
+
+def test_too_few_neighbours_leave_the_quad_alone(row_of_square_cards) -> None:
+    image, truth = row_of_square_cards
+    quads = [c.quad.astype(np.float32) for c in truth.cards if c.visible_fraction >= 0.8]
+    i, wide = _widen_to_neighbour(quads)
+    out = pull_stretched(image, [wide, quads[(i + 1) % len(quads)]])
+    assert out[0] is wide
+
+
+def test_finder_pulls_in_a_quad_that_ran_over_the_card_beneath() -> None:
+    """The quick cards bench's frame 220 (overlapping Twin It cards): two top cards' quads ran ~20 px
+    over the cards beneath them; the finder's last step pulls them back to the cards' edges."""
+    image, truth = render(random_scene(220, layout="overlapping", deck="twinit"))
+    counted = [c.quad for c in truth.cards if c.visible_fraction >= 0.8]
+
+    def found(cfg: FinderConfig) -> int:
+        quads = [d.quad for d in find_cards(image, cfg)]
+        return sum(max((quad_iou(q, t) for q in quads), default=0.0) >= 0.9 for t in counted)
+
+    without = found(FinderConfig(stretch=None))
+    assert found(FinderConfig()) >= without + 2

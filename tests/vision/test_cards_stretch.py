@@ -8,7 +8,7 @@ import pytest
 from vision.cards import find_cards
 from vision.cards.finder import FinderConfig
 from vision.cards.geometry import quad_iou
-from vision.cards.stretch import pull_stretched
+from vision.cards.stretch import StretchConfig, pull_stretched
 from vision.render.scene import render
 from vision.render.scene_layout import random_scene
 
@@ -67,6 +67,31 @@ def test_too_few_neighbours_leave_the_quad_alone(row_of_square_cards) -> None:
     i, wide = _widen_to_neighbour(quads)
     out = pull_stretched(image, [wide, quads[(i + 1) % len(quads)]])
     assert out[0] is wide
+
+
+def _lengthen(q: np.ndarray, frac: float) -> np.ndarray:
+    """``q`` (the card's own corner order: top-left, top-right, bottom-right, bottom-left) with its
+    bottom side moved on along the long sides by ``frac`` of their length."""
+    out = q.copy()
+    out[2] = q[2] + frac * (q[2] - q[1])
+    out[3] = q[3] + frac * (q[3] - q[0])
+    return out
+
+
+def test_a_long_side_run_on_is_pulled_back_where_the_neighbours_show_no_tilt() -> None:
+    """Line-it cards in rows, seen from nearly straight above: a quad 20 % too long (aspect 0.54,
+    which a tilted camera could show a real card at) is pulled back, because its neighbours agree
+    on the card's own aspect (0.645) and so show no tilt to undo."""
+    image, truth = render(random_scene(112, layout="rows", deck="lineit"))
+    quads = [c.quad.astype(np.float32) for c in truth.cards if c.visible_fraction >= 0.8]
+    assert len(quads) >= 6
+    for i in (0, len(quads) // 2, len(quads) - 1):
+        given = list(quads)
+        given[i] = _lengthen(quads[i], 0.2)
+        assert quad_iou(given[i], quads[i]) < 0.85
+        assert quad_iou(pull_stretched(image, given)[i], quads[i]) >= 0.95
+        # with the fixed tilt range alone the quad's aspect passes for a card's
+        assert pull_stretched(image, given, StretchConfig(untilted_neighbours=99))[i] is given[i]
 
 
 def test_finder_pulls_in_a_quad_that_ran_over_the_card_beneath() -> None:

@@ -60,9 +60,10 @@ class BorderConfig:
     """The sides' widths agree within this fraction of their median (and at least 1 px)."""
 
 
-def _profiles(image: np.ndarray, q: np.ndarray, offsets: np.ndarray, cfg: BorderConfig):
-    """(colour profiles (4, N, K, 3) float32, inside-the-image (4, N), outward normals (4, 2),
-    side directions (4, 2))."""
+def side_profiles(image: np.ndarray, q: np.ndarray, offsets: np.ndarray, cfg: BorderConfig):
+    """Each side's colours at ``cfg.samples`` points along ``cfg.span`` of it, at ``offsets`` px along
+    its outward normal: (colour profiles (4, N, K, 3) float32, inside-the-image (4, N), outward
+    normals (4, 2), side directions (4, 2))."""
     h, w = image.shape[:2]
     starts, ends = q, np.roll(q, -1, axis=0)
     dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
@@ -138,7 +139,7 @@ def outer_border(image: np.ndarray, quad: np.ndarray, cfg: BorderConfig | None =
         return None
     reach = max(cfg.min_width + 1.5, cfg.reach * short) + 1.5
     offsets = np.arange(-2.0, reach + STEP / 2, STEP)
-    prof, inside, normals, dirs = _profiles(image, q, offsets, cfg)
+    prof, inside, normals, dirs = side_profiles(image, q, offsets, cfg)
     min_width = max(cfg.min_width, 0.015 * short)
     found = [_side_border(prof[s], inside[s], offsets, min_width, cfg) for s in range(4)]
     sides = [s for s in range(4) if found[s] is not None]

@@ -9,7 +9,8 @@ theirs, scaled by how the matching dimension compares. Only when the neighbours 
 size, and only when the quad's own aspect ratio is no card's: the games' cards are square (Twin
 It) or about 0.645 (the others), and a camera tilted up to 35 degrees shortens one side by its
 cosine at most; a quad within that range of the neighbours' card is left as it is (it may be the
-neighbours that are wrong).
+neighbours that are wrong), unless four or more neighbours agree closely on their size and show
+the card's own aspect: there is no tilt to undo, and the quad's aspect is compared with theirs.
 
 :func:`pull_stretched` tries both sides that bound the long dimension, each moved in (parallel)
 to where the length comes right, give or take :attr:`StretchConfig.search` of the excess; at each
@@ -20,8 +21,9 @@ outline along its two other sides; of the two sides the stronger one wins.
 
 Measured on every 5th frame of the quick cards bench (finder quads without and with the step,
 IoU 0.9): frames 0, 5, ...: P 0.589 R 0.625 -> P 0.605 R 0.641 (6 quads moved, 5 closer to
-their card, none of those found before lost); frames 2, 7, ...: P 0.592 R 0.643 -> 0.595 / 0.647
-(3 moved, 2 closer).
+their card, none of those found before lost); frames 2, 7, ...: P 0.592 R 0.643 -> 0.599 / 0.650
+(4 moved, 3 closer); frames 4, 9, ...: unchanged (1 moved, a miss before and after). Most of the
+quads left too long have neighbours as wrong as they are (touching cards, piles) or one neighbour.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards.border import BorderConfig, _profiles
+from vision.cards.border import BorderConfig, side_profiles
 from vision.cards.geometry import as_quad, line_intersection, side_lengths
 
 
@@ -53,6 +55,13 @@ class StretchConfig:
     Line-it's 56 x 87 to 65 x 100 mm."""
     max_tilt_deg: float = 35.0
     """The camera's largest tilt: a card's aspect seen at it shrinks by its cosine along one side."""
+    untilted_neighbours: int = 4
+    """With at least this many neighbours ..."""
+    untilted_spread: float = 0.06
+    """... agreeing on their size this closely (interquartile range over median) ..."""
+    untilted_aspect: float = 0.03
+    """... with the aspect ratio of their card within this, the quad's aspect is compared with
+    theirs (:attr:`min_aspect_change`) however far the tilt could have taken it."""
     min_aspect_change: float = 0.05
     """The quad's aspect ratio (short / long) differs from the neighbours' median by at least this."""
     max_spread: float = 0.15
@@ -82,17 +91,25 @@ def _expected(
     short, long = np.median(neighbour_dims.min(axis=1)), np.median(neighbour_dims.max(axis=1))
     aspect = float(short / long)
     mine = min(dims) / max(dims)
+    spread = 0.0
+    for d in (neighbour_dims.min(axis=1), neighbour_dims.max(axis=1)):
+        q1, q3 = np.percentile(d, [25, 75])
+        spread = max(spread, float(q3 - q1) / float(np.median(d)))
+    if spread > cfg.max_spread:
+        return []
     # the deck the neighbours are of: the card aspect nearest theirs; a quad within that card's
     # range under the camera's tilt is a card as it should be
     card = min(cfg.card_aspects, key=lambda a: abs(a - aspect))
     cos = float(np.cos(np.radians(cfg.max_tilt_deg)))
-    if card * cos <= mine <= min(1.0, card / cos):
+    # ... unless the neighbours, agreeing closely, show the card's own aspect: no tilt to undo there
+    untilted = (
+        len(neighbour_dims) >= cfg.untilted_neighbours
+        and spread <= cfg.untilted_spread
+        and abs(aspect - card) <= cfg.untilted_aspect
+    )
+    if card * cos <= mine <= min(1.0, card / cos) and not untilted:
         return []
-    for d in (neighbour_dims.min(axis=1), neighbour_dims.max(axis=1)):
-        q1, q3 = np.percentile(d, [25, 75])
-        if q3 - q1 > cfg.max_spread * np.median(d):
-            return []
-    if abs(min(dims) / max(dims) - aspect) < cfg.min_aspect_change:
+    if abs(mine - aspect) < cfg.min_aspect_change:
         return []
     out = []
     for k in (0, 1):
@@ -141,7 +158,7 @@ def pull_side(
     hi = min(hi, length * 0.6)
     step = 0.5
     offsets = np.arange(-(hi + 1.0), 2.0 + step / 2, step)
-    prof, inside, normals, dirs = _profiles(image, q, offsets, BorderConfig())
+    prof, inside, normals, dirs = side_profiles(image, q, offsets, BorderConfig())
     zero = int(np.argmin(np.abs(offsets[1:-1])))
     inner = offsets[1:-1]
     window = (-inner >= lo) & (-inner <= hi)

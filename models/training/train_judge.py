@@ -59,7 +59,15 @@ class JudgeConfig:
     calibration same accuracy 0.156 -> 0.027, quick bench same 0.173 -> 0.0."""
     mirror_share: float = 0.0
     """Share of a batch's near-duplicate couples drawn first as a face and its whole-face mirror
-    (``PairSampler.group_batch``), on top of the mirrors among the local edits and the decks' own."""
+    (``PairSampler.group_batch``), on top of the mirrors among the local edits and the decks' own.
+    Off: tried at 0.3 with near_colour_share 0.5 (session 5, seed 0, 960 s wall at load 10 -> 2), it
+    took the mirrored layouts out of the highest held-out negatives (now colour swaps and one small
+    element changed) but lowered the genuine pairs' logits (median 2.62 -> 1.77) more than the
+    near-duplicates' (-2.58 -> -2.36; AUC same vs hard 0.948 -> 0.933). Calibration (4000 pairs),
+    committed -> this: same 0.156 -> 0.012, hard 0.611 -> 0.566, uncertain 0.479 -> 0.556, confident
+    wrong 0.0005 -> 0.0005; quick identity bench: render same 0.173 -> 0.0, hard 0.633 -> 0.567,
+    confident wrong 0.0 -> 0.0024; real same 0.245 -> 0.094, one-attribute 0.444 -> 0.343, confident
+    wrong 0.00101 -> 0.0."""
     random_per_same: float = 4.0
     """Random different pairs scored per same pair in a batch (0: every pair of the batch)."""
     lr: float = 3e-3

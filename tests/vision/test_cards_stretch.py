@@ -7,7 +7,7 @@ import pytest
 
 from vision.cards import find_cards
 from vision.cards.finder import FinderConfig
-from vision.cards.geometry import quad_iou
+from vision.cards.geometry import aspect_ratio, quad_iou
 from vision.cards.stretch import StretchConfig, pull_stretched
 from vision.render.scene import render
 from vision.render.scene_layout import random_scene
@@ -61,12 +61,20 @@ def test_a_card_of_its_neighbours_shape_is_left_alone(row_of_square_cards) -> No
     assert all(o is q for o, q in zip(out, quads, strict=True))
 
 
-def test_too_few_neighbours_leave_the_quad_alone(row_of_square_cards) -> None:
+def test_one_neighbour_counts_only_when_it_shows_a_cards_aspect(row_of_square_cards) -> None:
     image, truth = row_of_square_cards
     quads = [c.quad.astype(np.float32) for c in truth.cards if c.visible_fraction >= 0.8]
     i, wide = _widen_to_neighbour(quads)
-    out = pull_stretched(image, [wide, quads[(i + 1) % len(quads)]])
-    assert out[0] is wide
+    j = (i + 1) % len(quads)
+    assert aspect_ratio(quads[j]) > 0.97  # a Twin It card's, seen nearly square
+    assert pull_stretched(image, [wide])[0] is wide
+    assert quad_iou(pull_stretched(image, [wide, quads[j]])[0], quads[i]) >= 0.95
+    # a lone neighbour whose shape is no card's (itself run on by a tenth) says nothing
+    odd = quads[j].copy()
+    order = np.argsort(odd[:, 0])[2:]
+    odd[order, 0] += 0.1 * np.ptp(odd[:, 0])
+    assert abs(aspect_ratio(odd) - 1.0) > 0.03
+    assert pull_stretched(image, [wide, odd])[0] is wide
 
 
 def _lengthen(q: np.ndarray, frac: float) -> np.ndarray:

@@ -796,7 +796,7 @@ def find_cards(
             d if np.array_equal(q, d.quad) else CardDetection(order_quad(q), d.confidence)
             for d, q in zip(dets, split, strict=True)
         ]
-    if cfg.stretch is not None and len(dets) > cfg.stretch.min_neighbours:
+    if cfg.stretch is not None and len(dets) >= 2:
         offset = np.float32([ox, oy])
         pulled = pull_stretched(image, [d.quad - offset for d in dets], cfg.stretch)
         dets = [

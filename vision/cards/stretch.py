@@ -20,7 +20,7 @@ standing out of the offsets searched, and at least :attr:`StretchConfig.min_gain
 outline along its two other sides; of the two sides the stronger one wins.
 
 Measured on every 5th frame of the quick cards bench (finder quads without and with the step,
-IoU 0.9): frames 0, 5, ...: P 0.589 R 0.625 -> P 0.605 R 0.641 (6 quads moved, 5 closer to
+IoU 0.9): frames 0, 5, ...: P 0.589 R 0.625 -> P 0.608 R 0.645 (7 quads moved, 6 closer to
 their card, none of those found before lost); frames 2, 7, ...: P 0.592 R 0.643 -> 0.599 / 0.650
 (4 moved, 3 closer); frames 4, 9, ...: unchanged (1 moved, a miss before and after). Most of the
 quads left too long have neighbours as wrong as they are (touching cards, piles) or one neighbour.
@@ -43,7 +43,8 @@ class StretchConfig:
     neighbours: int = 6
     """The nearest found cards whose sizes make the expected size."""
     min_neighbours: int = 2
-    """A quad with fewer other quads found is left alone."""
+    """A quad with fewer other quads found is left alone, unless it has one whose aspect ratio is
+    within :attr:`untilted_aspect` of a card's."""
     match: float = 0.12
     """The quad's other dimension is within this fraction of a neighbours' dimension."""
     excess: float = 0.15
@@ -100,6 +101,8 @@ def _expected(
     # the deck the neighbours are of: the card aspect nearest theirs; a quad within that card's
     # range under the camera's tilt is a card as it should be
     card = min(cfg.card_aspects, key=lambda a: abs(a - aspect))
+    if len(neighbour_dims) < cfg.min_neighbours and abs(aspect - card) > cfg.untilted_aspect:
+        return []
     cos = float(np.cos(np.radians(cfg.max_tilt_deg)))
     # ... unless the neighbours, agreeing closely, show the card's own aspect: no tilt to undo there
     untilted = (
@@ -191,7 +194,7 @@ def pull_stretched(
     """Each quad, or its side pulled in where it ran past the card (see the module docstring).
     ``image``: BGR, the quads' pixels; corners in order around each card."""
     cfg = cfg or StretchConfig()
-    if len(quads) < cfg.min_neighbours + 1:
+    if len(quads) < 2:
         return list(quads)
     qs = [as_quad(q).astype(np.float64) for q in quads]
     dims = np.array([_dims(q) for q in qs])
@@ -203,7 +206,7 @@ def pull_stretched(
         near = np.argsort(d)[: cfg.neighbours]
         near = near[np.isfinite(d[near])]
         result = quads[i]
-        if len(near) >= cfg.min_neighbours:
+        if len(near) >= 1:
             for dim, expected in _expected((dims[i, 0], dims[i, 1]), dims[near], cfg):
                 pulled = pull_side(image, q, dim, expected, cfg)
                 if pulled is not None:

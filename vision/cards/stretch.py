@@ -23,7 +23,8 @@ Measured on every 5th frame of the quick cards bench (finder quads without and w
 IoU 0.9): frames 0, 5, ...: P 0.589 R 0.625 -> P 0.608 R 0.645 (7 quads moved, 6 closer to
 their card, none of those found before lost); frames 2, 7, ...: P 0.592 R 0.643 -> 0.599 / 0.650
 (4 moved, 3 closer); frames 4, 9, ...: unchanged (1 moved, a miss before and after). Most of the
-quads left too long have neighbours as wrong as they are (touching cards, piles) or one neighbour.
+quads left too long have neighbours as wrong as they are (touching cards, piles) or none of a
+card's shape; one card on another of its own colour shows too weak an edge where the top one ends.
 """
 
 from __future__ import annotations

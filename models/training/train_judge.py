@@ -67,7 +67,11 @@ class JudgeConfig:
     committed -> this: same 0.156 -> 0.012, hard 0.611 -> 0.566, uncertain 0.479 -> 0.556, confident
     wrong 0.0005 -> 0.0005; quick identity bench: render same 0.173 -> 0.0, hard 0.633 -> 0.567,
     confident wrong 0.0 -> 0.0024; real same 0.245 -> 0.094, one-attribute 0.444 -> 0.343, confident
-    wrong 0.00101 -> 0.0."""
+    wrong 0.00101 -> 0.0. At 0.3 alone (near_colour_share 0, 539 s wall at load 3): the mirror couples
+    by themselves lower the genuine logits (median 2.62 -> 2.07; hard median -2.58 -> -2.88, AUC 0.947);
+    calibration same 0.061, hard 0.550, uncertain 0.538, confident wrong 0.0005; quick bench render same
+    0.058, hard 0.700, confident wrong 0.0024; real same 0.180, one-attribute 0.311, confident wrong
+    0.00065."""
     random_per_same: float = 4.0
     """Random different pairs scored per same pair in a batch (0: every pair of the batch)."""
     lr: float = 3e-3

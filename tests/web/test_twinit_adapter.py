@@ -6,6 +6,7 @@ they cover); the comparator compares the rendered crops' pixels.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -40,11 +41,14 @@ class Table:
     def __init__(self, adapter: TwinItAdapter) -> None:
         self.adapter, self.t, self.index = adapter, 0.0, 0
 
-    def show(self, cards, hands=(), dt: float = 0.1) -> None:
+    def show(self, cards, hands=(), dt: float = 0.1, mask: np.ndarray | None = None) -> None:
+        """One frame of ``cards`` and ``hands`` (with vision's hand ``mask`` when given)."""
         self.index += 1
         self.t += dt
-        image = table_image(cards)
-        self.adapter.observe(obs(self.index, self.t, cards, hands=tuple(hands)), Captured(self.t, image))
+        view = obs(self.index, self.t, cards, hands=tuple(hands))
+        if mask is not None:
+            view = dataclasses.replace(view, hand_mask=mask)
+        self.adapter.observe(view, Captured(self.t, table_image(cards)))
 
     def settle(self, cards) -> None:
         """The same cards, no hands, long enough to be a stable snapshot."""
@@ -485,8 +489,25 @@ def test_a_restarted_adapter_finds_the_table_it_left(tmp_path: Path) -> None:
     ]
 
 
+def coming(covered: list, reach: int) -> list:
+    """Two hands from the bottom edge over ``covered``'s two cards, each reaching ``reach`` pixels
+    further than where it will lie."""
+    from vision.observation import HandObservation
+
+    out = []
+    for hand_id, under in ((1, covered[0]), (2, covered[1])):
+        hand = hand_on(hand_id, "bottom", under)
+        x, y, w, h = hand.bbox
+        out.append(HandObservation(hand.hand_id, hand.seat, hand.covers, (x, y - reach, w, h + reach)))
+    return out
+
+
+def claim_entries(live) -> list[dict]:
+    return [e for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim"]
+
+
 def claims(live) -> int:
-    return sum(1 for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim")
+    return len(claim_entries(live))
 
 
 def test_two_hands_on_a_pair_are_judged_once_still_a_penalty_too_one_arm_waits(
@@ -674,29 +695,23 @@ def test_an_arm_reaching_across_to_a_pile_by_another_edge_claims_for_the_edge_it
     in from the top: the claim is Ben's, and he wins the pair."""
     import cv2
 
-    from vision.observation import HandObservation, Seat, TableObservation
+    from vision.observation import HandObservation, Seat
 
-    live, ad, table = pile_game(tmp_path)  # Ana's pile at the bottom, Ben's at the top: one pattern
+    live, _ad, table = pile_game(tmp_path)  # Ana's pile at the bottom, Ben's at the top: one pattern
     cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
     covered = [cards[0], card(2, P[1], *TOP, state=CardState.COVERED)]
     covered.append(card(3, P[1], *BOTTOM, state=CardState.COVERED))
 
-    def show(mask: np.ndarray, hands: tuple[HandObservation, ...], shown) -> None:
-        table.index += 1
-        table.t += 0.1
-        view = TableObservation(table.index, table.t, 1280, 720, tuple(shown), hands, (), mask)
-        ad.observe(view, Captured(table.t, table_image(shown)))
-
-    coming = np.zeros((720, 1280), np.uint8)
-    cv2.line(coming, (900, 0), (860, 200), 1, 60)  # the long arm coming in from the top
-    show(coming, (HandObservation(1, Seat("top"), (), (830, 0, 100, 230)),), cards)
+    arriving = np.zeros((720, 1280), np.uint8)
+    cv2.line(arriving, (900, 0), (860, 200), 1, 60)  # the long arm coming in from the top
+    table.show(cards, [HandObservation(1, Seat("top"), (), (830, 0, 100, 230))], mask=arriving)
     down = np.zeros((720, 1280), np.uint8)
     down[0:70, 610:670] = 1  # one hand on Ben's pile
     cv2.line(down, (900, 0), (640, 700), 1, 60)  # the other across the table onto Ana's pile
     hands = (HandObservation(1, Seat("bottom"), (2, 3), (580, 0, 360, 720)),)
     for _ in range(3):
-        show(down, hands, covered)
-    claimed = [e for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim"]
+        table.show(covered, hands, mask=down)
+    claimed = claim_entries(live)
     assert len(claimed) == 1, [e["action"] for e in live.entries]
     assert claimed[0]["action"].get("player", claimed[0]["action"].get("players")) in (1, [1, 1]), claimed
     assert claimed[0]["ruling"]["verdict"] == "valid"
@@ -707,24 +722,15 @@ def test_two_hands_still_coming_down_over_a_pair_are_no_slap_until_they_stop(tmp
     """Seen from above, hands a few centimetres over the cards already hide them; the slap lands
     when they stop (the live bench's rendered slaps were ruled 0.1 to 0.2 s before their hands
     were down)."""
-    from vision.observation import HandObservation
 
     live, _ad, table = pile_game(tmp_path)
     middle = card(1, P[0], *MIDDLE)
     covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
 
-    def coming(reach: int) -> list[HandObservation]:
-        """The two hands, each reaching ``reach`` pixels further than where it will lie."""
-        out = []
-        for hand in (hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])):
-            x, y, w, h = hand.bbox
-            out.append(HandObservation(hand.hand_id, hand.seat, hand.covers, (x, y - reach, w, h + reach)))
-        return out
-
     for reach in (80, 20):  # moving most of a card between two frames
-        table.show([middle, *covered], coming(reach))
+        table.show([middle, *covered], coming(covered, reach))
         assert claims(live) == 0, reach
-    table.show([middle, *covered], coming(5))  # the last few centimetres down: landed
+    table.show([middle, *covered], coming(covered, 5))  # the last few centimetres down: landed
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
 
 
@@ -752,28 +758,22 @@ def test_one_arm_reaching_across_to_a_pile_by_another_edge_claims_for_the_edge_i
     vision gives the hands to the bottom edge; the arm came in from the top: Ben's claim."""
     import cv2
 
-    from vision.observation import HandObservation, Seat, TableObservation
+    from vision.observation import HandObservation, Seat
 
-    live, ad, table = pile_game(tmp_path)
+    live, _ad, table = pile_game(tmp_path)
     cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
     covered = [cards[0], card(2, P[1], *TOP, state=CardState.COVERED)]
     covered.append(card(3, P[1], *BOTTOM, state=CardState.COVERED))
 
-    def show(mask: np.ndarray, hands: tuple[HandObservation, ...], shown) -> None:
-        table.index += 1
-        table.t += 0.1
-        view = TableObservation(table.index, table.t, 1280, 720, tuple(shown), hands, (), mask)
-        ad.observe(view, Captured(table.t, table_image(shown)))
-
-    coming = np.zeros((720, 1280), np.uint8)
-    cv2.line(coming, (640, 0), (640, 150), 1, 60)
-    show(coming, (HandObservation(1, Seat("top"), (), (610, 0, 60, 150)),), cards)
+    arriving = np.zeros((720, 1280), np.uint8)
+    cv2.line(arriving, (640, 0), (640, 150), 1, 60)
+    table.show(cards, [HandObservation(1, Seat("top"), (), (610, 0, 60, 150))], mask=arriving)
     arm = np.zeros((720, 1280), np.uint8)
     cv2.line(arm, (640, 0), (640, 719), 1, 70)
     hands = (HandObservation(1, Seat("bottom"), (2, 3), (600, 0, 140, 720)),)
     for _ in range(7):
-        show(arm, hands, covered)
-    claimed = [e for e in live.entries if e.get("kind") == "action" and e["action"]["type"] == "claim"]
+        table.show(covered, hands, mask=arm)
+    claimed = claim_entries(live)
     assert len(claimed) == 1, ([e["action"] for e in live.entries], live.questions)
     assert claimed[0]["action"].get("player", claimed[0]["action"].get("players")) in (1, [1, 1]), claimed
 
@@ -782,21 +782,13 @@ def test_two_hands_seen_by_slow_vision_are_judged_once_still_however_long_they_t
     """Vision seeing a frame every 0.35 s: the hands hide the cards on the first frame they are
     seen and stop only three frames later, over 0.8 s after they came; they came at once onto
     the cards, so this is a slap all the same."""
-    from vision.observation import HandObservation
 
     live, _ad, table = pile_game(tmp_path)
     middle = card(1, P[0], *MIDDLE)
     covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
 
-    def coming(reach: int) -> list[HandObservation]:
-        out = []
-        for hand in (hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])):
-            x, y, w, h = hand.bbox
-            out.append(HandObservation(hand.hand_id, hand.seat, hand.covers, (x, y - reach, w, h + reach)))
-        return out
-
     for reach in (80, 40, 5):
-        table.show([middle, *covered], coming(reach), dt=0.35)
+        table.show([middle, *covered], coming(covered, reach), dt=0.35)
         assert claims(live) == 0, reach
-    table.show([middle, *covered], coming(5), dt=0.35)
+    table.show([middle, *covered], coming(covered, 5), dt=0.35)
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"

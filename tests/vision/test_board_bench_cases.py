@@ -315,3 +315,19 @@ def test_a_black_peg_under_glare_is_not_read_as_a_faded_red_one() -> None:
     truth = scene.truth.pegs
     assert truth[3, 13] == 2 and reading.matrix[3, 13] in (-1, 2)
     assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()
+
+
+def test_a_hole_beside_a_hand_s_edge_seen_by_its_colour_is_read_by_its_shading() -> None:
+    """Seed 97, board 12: a hand seen by the cells' hue, its edge hiding a few holes that match
+    nothing; an empty hole at the board's edge two pitches from the hand, only dimmed by its
+    shadow, was once taken as under the hand (it matched its class a little less than closely)."""
+    from web.bench.twixt import near_hands
+
+    spec, clear, scene = _bench_board(97, 12)
+    reading = _read(spec, clear, scene)
+    truth = scene.truth.pegs
+    near = near_hands(scene, 2.0) & spec.valid_mask()
+    assert not near[2, 0] and truth[2, 0] == 0
+    assert reading.matrix[2, 0] == 0
+    assert not (near & (reading.matrix >= 0) & (reading.matrix != truth)).any()
+    assert (reading.matrix == truth)[spec.valid_mask() & ~near].all()

@@ -1290,8 +1290,18 @@ class BoardReader:
                 ring = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~blob
                 # As beside occluded cells: a neighbour that matches its class very closely is read.
                 # Not by its shading alone here: a hand the board's colour over part of a hole
-                # changes only its brightness (a pit half hidden looks like a grey peg).
-                ring &= dmin >= BLOB_RING_MATCH
+                # changes only its brightness (a pit half hidden looks like a grey peg) ...
+                close = dmin < BLOB_RING_MATCH
+                # ... unless the blob lies wholly among holes already covered by a hand seen by its
+                # colour: it is that hand's edge or shadow, not a hand of the board's colour reaching
+                # further, and as beside that hand, a neighbour whose ring only dims or brightens
+                # evenly is read.
+                seen = np.isin(lab, [c for c in big[big > 0] if (covered | ~self.valid | (lab != c)).all()])
+                if seen.any():
+                    by_seen = cv2.dilate(seen.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+                    by_unseen = cv2.dilate((blob & ~seen).astype(np.uint8), np.ones((3, 3), np.uint8))
+                    close |= shaded & by_seen & ~by_unseen.astype(bool)
+                ring &= ~close
                 covered = covered | ((blob | ring) & self.valid)
         # Unreadable holes side by side on a board clipped at white are glare's doing, or a hand as
         # white as the glare where they touch a hand seen by its colour: beside those a weak match

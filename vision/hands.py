@@ -65,6 +65,22 @@ class HandConfig:
     """... every channel by ratios at most this far apart (the table's hue kept) ..."""
     shadow_reach: int = 4
     """... within this many working pixels of the foreground's outside (see :meth:`HandTracker._shadow`)."""
+    still_iou: float = 0.7
+    """A blob overlapping the previous frame's hand by at least this IoU ..."""
+    still_diff: float = 8.0
+    """... whose pixels differ from the previous frame's by at most this on average (max over B,
+    G, R; a card left where a hand was is the same place, not the same look) has not moved ..."""
+    still_card_s: float = 0.5
+    """... and one that has not moved for this many seconds while shaped like a card (see
+    :func:`card_shaped`) ..."""
+    card_left_shrink: float = 0.7
+    """... after the hand with it shrank to at most this fraction of its largest area (the arm
+    that put it down left). A card-shaped blob ..."""
+    card_fill: float = 0.75
+    """A card-shaped blob fills at least this fraction of its smallest enclosing rectangle ..."""
+    card_reach: float = 1.1
+    """... whose sides are at most this many times a card's longer side, its area this many times
+    a card's, is a card put down at the image edge, not a hand: the memory takes it."""
 
 
 @dataclass
@@ -75,6 +91,8 @@ class _Hand:
     bbox: tuple[int, int, int, int]  # low-res
     covers: tuple[int, ...] = ()
     tip: tuple[float, float] = (0.0, 0.0)  # low-res: the far end from the seat's edge
+    still_since: float = 0.0  # when its mask last moved
+    peak: int = 0  # its largest area (low-res pixels) so far
 
 
 @dataclass
@@ -219,6 +237,35 @@ def quad_diagonal_len(quad: np.ndarray) -> float:
     return float(np.linalg.norm(q.max(axis=0) - q.min(axis=0)))
 
 
+def card_size(card_quads: dict[int, np.ndarray], scale: float) -> tuple[float, float] | None:
+    """The cards' median longer side and median area, at ``scale`` (None without cards)."""
+    if not card_quads:
+        return None
+    rects = [cv2.minAreaRect(np.asarray(q, np.float32))[1] for q in card_quads.values()]
+    side = float(np.median([max(r) for r in rects])) * scale
+    area = float(np.median([r[0] * r[1] for r in rects])) * scale * scale
+    return side, area
+
+
+def card_shaped(blob: np.ndarray, size: tuple[float, float], fill: float, reach: float) -> bool:
+    """Whether a blob is a card's visible part (``size``: a card's longer side and area): no
+    larger than a card (a hand with its arm is larger, what is seen of a card no larger than the
+    card), its outline (convex hull: a card's face may match the table in places, holes and notches
+    in its blob) filling its smallest enclosing rectangle, that rectangle no longer than a card
+    (an arm reaching in from the edge is longer)."""
+    side, area = size
+    pts = cv2.findNonZero(blob.astype(np.uint8))
+    if pts is None or len(pts) > reach * area:
+        return False
+    hull = cv2.convexHull(pts)
+    (_, _), (w, h), _ = cv2.minAreaRect(hull)
+    if max(w, h) + 1.0 > reach * side:
+        return False
+    # (Through pixel centres: the outline is half a pixel short on each side.)
+    perimeter = cv2.arcLength(hull, True)
+    return cv2.contourArea(hull) + 0.5 * perimeter + 1.0 >= fill * (w + 1.0) * (h + 1.0)
+
+
 def quad_coverage(mask: np.ndarray, quad: np.ndarray, scale: float) -> float:
     """Fraction of a full-resolution quad's area that lies under a low-resolution mask."""
     q = np.round(np.asarray(quad, np.float32) * scale).astype(np.int32)
@@ -249,11 +296,14 @@ class HandTracker:
         self._patches: dict[int, _Patch] = {}
         self._phase: dict[int, str] = {}
         self._last_shift: dict[int, np.ndarray] = {}
+        self._prev_low: np.ndarray | None = None
+        self._card_size: tuple[float, float] | None = None
         """Covered card -> "landing" (the hand over it has not rested yet), "rest", "carry"
         (moving with the hand), "placed" (put down: stays, whatever the hand does next)."""
 
     def reset(self) -> None:
         self._memory = None
+        self._prev_low = None
         self._hands = []
         self._patches = {}
         self._phase = {}
@@ -312,8 +362,9 @@ class HandTracker:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
         min_area = cfg.min_area_frac * lh * lw
         bd = cfg.border_px
-        blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]] = []
+        blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int], float, int]] = []
         table_colour: np.ndarray | None = None
+        self._card_size = card_size(card_quads, s)
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             if area < min_area:
@@ -331,10 +382,18 @@ class HandTracker:
                 # (a hand that was there when the memory began). The memory takes the table back.
                 self._memory[blob] = low[blob]
                 continue
-            blobs.append((blob, seat, (int(x), int(y), int(w), int(h))))
+            since = self._still_since(blob, low, timestamp)
+            peak = max([int(area)] + [h.peak for h in self._hands if (h.mask & blob).any()])
+            if self._left_card(blob, int(area), since, peak, timestamp):
+                # A hand never rests that still, card-shaped and card-sized with no arm: a card put
+                # down at the image edge, its hand gone. The memory takes it (it is then searched).
+                log.debug("still card-shaped blob at %s: a card, not a hand", (int(x), int(y)))
+                self._memory[blob] = low[blob]
+                continue
+            blobs.append((blob, seat, (int(x), int(y), int(w), int(h)), since, peak))
 
         hand_mask = np.zeros((lh, lw), bool)
-        for blob, _, _ in blobs:
+        for blob, *_ in blobs:
             hand_mask |= blob
         # Learn the table: slowly where still, quickly where a non-hand change happened, never
         # under (a margin around) a hand, nor in its shadow.
@@ -344,6 +403,7 @@ class HandTracker:
         rate3 = rate[..., None]
         self._memory += rate3 * (low.astype(np.float32) - self._memory)
 
+        self._prev_low = low
         hands = self._match(blobs)
         carried = self._carry(frame, card_quads, hidden) if hands else {}
         if carried:
@@ -488,11 +548,49 @@ class HandTracker:
             self._phase.pop(tid, None)
             self._last_shift.pop(tid, None)
 
-    def _match(self, blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int]]]) -> list[_Hand]:
+    def card_left(self, timestamp: float) -> bool:
+        """Whether a hand of the last frame has been still and card-shaped long enough to be a card
+        put down at the image edge (the next :meth:`update` gives it to the memory): a caller that
+        skips unchanged frames calls :meth:`update` again when this says so."""
+        return any(
+            self._left_card(h.mask, int(np.count_nonzero(h.mask)), h.still_since, h.peak, timestamp)
+            for h in self._hands
+        )
+
+    def _left_card(self, blob: np.ndarray, area: int, since: float, peak: int, timestamp: float) -> bool:
+        """Whether a blob is a card left at the image edge: what stayed, still (since ``since``)
+        and card-shaped, of a hand that was larger (``peak``: its arm has left)."""
+        cfg = self.cfg
+        size = self._card_size
+        return (
+            size is not None
+            and timestamp - since >= cfg.still_card_s
+            and area <= cfg.card_left_shrink * peak
+            and card_shaped(blob, size, cfg.card_fill, cfg.card_reach)
+        )
+
+    def _still_since(self, blob: np.ndarray, low: np.ndarray, timestamp: float) -> float:
+        """Since when the blob has not moved: that of the previous frame's hand it matches with at
+        least ``still_iou`` where the pixels did not change (``still_diff``), else now."""
+        prev = self._prev_low
+        if prev is None or prev.shape != low.shape:
+            return timestamp
+        change = cv2.absdiff(low, prev).max(axis=2)
+        if float(change[blob].mean()) > self.cfg.still_diff:
+            return timestamp
+        for old in self._hands:
+            inter = int(np.count_nonzero(old.mask & blob))
+            if inter and inter >= self.cfg.still_iou * int(np.count_nonzero(old.mask | blob)):
+                return old.still_since
+        return timestamp
+
+    def _match(
+        self, blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int], float, int]]
+    ) -> list[_Hand]:
         """Give each blob the id of the previous hand it overlaps most (same seat), else a new id."""
         out: list[_Hand] = []
         used: set[int] = set()
-        for blob, seat, bbox in sorted(blobs, key=lambda b: -int(b[0].sum())):
+        for blob, seat, bbox, since, peak in sorted(blobs, key=lambda b: -int(b[0].sum())):
             best, best_overlap = None, 0
             for old in self._hands:
                 if old.hand_id in used or old.seat != seat:
@@ -506,5 +604,5 @@ class HandTracker:
                 hid = self._next_id
                 self._next_id += 1
             used.add(hid)
-            out.append(_Hand(hid, seat, blob, bbox))
+            out.append(_Hand(hid, seat, blob, bbox, still_since=since, peak=peak))
         return out

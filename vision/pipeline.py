@@ -268,7 +268,9 @@ class TablePipeline:
             self._forget_table()
             self._size = (w, h)
             changed, change_mask = True, None
-        if not changed and self._last is not None:
+        # (An unchanged frame is skipped, unless a still "hand" has turned out to be a card left at
+        # the image edge: the hands are looked at again, and the card searched.)
+        if not changed and self._last is not None and not self.hands.card_left(timestamp):
             held = {tid for hand in self._last.hands for tid in hand.covers}
             expired = self.tracker.expire(timestamp, held)
             swept = self._sweep(frame, timestamp)

@@ -78,7 +78,7 @@ class HandConfig:
     that put it down left). A card-shaped blob ..."""
     card_fill: float = 0.75
     """A card-shaped blob fills at least this fraction of its smallest enclosing rectangle ..."""
-    card_reach: float = 1.1
+    card_reach: float = 1.25
     """... whose sides are at most this many times a card's longer side, its area this many times
     a card's, is a card put down at the image edge, not a hand: the memory takes it."""
 

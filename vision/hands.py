@@ -295,11 +295,13 @@ class HandTracker:
         self._size: tuple[int, int] = (0, 0)
         self._patches: dict[int, _Patch] = {}
         self._phase: dict[int, str] = {}
-        self._last_shift: dict[int, np.ndarray] = {}
-        self._prev_low: np.ndarray | None = None
-        self._card_size: tuple[float, float] | None = None
         """Covered card -> "landing" (the hand over it has not rested yet), "rest", "carry"
         (moving with the hand), "placed" (put down: stays, whatever the hand does next)."""
+        self._last_shift: dict[int, np.ndarray] = {}
+        self._prev_low: np.ndarray | None = None
+        """The last frame at working resolution (whether a blob stayed still)."""
+        self._card_size: tuple[float, float] | None = None
+        """The cards' median longer side and area at working resolution (see :func:`card_size`)."""
 
     def reset(self) -> None:
         self._memory = None

@@ -10,13 +10,8 @@ import numpy as np
 from calibration.board_finder import find_board
 from vision.board.reader import BoardReader
 from vision.board.spec import BoardSpec
-from vision.render.board import (
-    BoardScene,
-    BoardTruth,
-    compositor_board_scene,
-    random_twixt_position,
-    render_board_texture,
-)
+from vision.render.board import BoardScene, BoardTruth, compositor_board_scene, render_board_texture
+from web.bench.twixt import suite_board
 
 
 def _bench_board(
@@ -24,19 +19,8 @@ def _bench_board(
 ) -> tuple[BoardSpec, BoardScene, BoardScene]:
     """(spec, the board without hands, with them) as the quick render suite draws board ``index``
     (the full suite draws the same boards at 1920 x 1080)."""
-    rng = random.Random(seed)
-    for _ in range(index + 1):
-        colours = rng.choice([("red", "black"), ("red", "grey")])
-        pegs, links = random_twixt_position(rng, rng.randint(0, 200))
-        style = rng.randrange(4)
-        scene_seed = rng.randrange(1 << 30)
-        hands = rng.choice([0, 1, 1, 2])
-    tex, truth = render_board_texture("twixt", pegs, links, colours, style=style)
-    clear = compositor_board_scene(scene_seed, tex, truth, width, height, hands=0)
-    scene = (
-        clear if hands == 0 else compositor_board_scene(scene_seed, tex, truth, width, height, hands=hands)
-    )
-    return BoardSpec.twixt(colours=colours), clear, scene
+    board = suite_board(seed, index)
+    return board.spec, *board.scenes(width, height)
 
 
 def _read(spec: BoardSpec, clear: BoardScene, scene: BoardScene):
@@ -81,18 +65,12 @@ def test_a_hand_as_white_as_glare_misreads_nothing() -> None:
 def test_links_crowding_in_between_two_reads_are_no_hand() -> None:
     """An incremental read where links newly crowd round pegs (seed 7, board 8, its links added
     after a first read without them) reads them as links, not as a hand over the board."""
-    rng = random.Random(7)
-    for _ in range(9):
-        colours = rng.choice([("red", "black"), ("red", "grey")])
-        pegs, links = random_twixt_position(rng, rng.randint(0, 200))
-        style = rng.randrange(4)
-        scene_seed = rng.randrange(1 << 30)
-        rng.choice([0, 1, 1, 2])
-    spec = BoardSpec.twixt(colours=colours)
+    board = suite_board(7, 8)
+    spec, pegs, links = board.spec, board.pegs, board.links
     scenes = []
     for shown in ([], links):
-        tex, truth = render_board_texture("twixt", pegs, shown, colours, style=style)
-        scenes.append(compositor_board_scene(scene_seed, tex, truth, 1280, 720))
+        tex, truth = render_board_texture("twixt", pegs, shown, board.colours, style=board.style)
+        scenes.append(compositor_board_scene(board.scene_seed, tex, truth, 1280, 720))
     reader = BoardReader(spec, find_board(scenes[0].image, 24, valid=spec.valid_mask()))
     first = reader.read(scenes[0].image)
     assert not first.links

@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import random
-
 import cv2
 import numpy as np
 
-from vision.render.board import compositor_board_scene, random_twixt_position, render_board_texture
-from web.bench.twixt import near_hands
+from web.bench.twixt import near_hands, suite_board
 
 
 def _scene(seed: int, index: int, hands: int | None = None):
-    rng = random.Random(seed)
-    for _ in range(index + 1):
-        colours = rng.choice([("red", "black"), ("red", "grey")])
-        pegs, links = random_twixt_position(rng, rng.randint(0, 200))
-        style = rng.randrange(4)
-        scene_seed = rng.randrange(1 << 30)
-        n_hands = rng.choice([0, 1, 1, 2])
-    tex, truth = render_board_texture("twixt", pegs, links, colours, style=style)
-    return compositor_board_scene(
-        scene_seed, tex, truth, 1280, 720, hands=n_hands if hands is None else hands
-    )
+    return suite_board(seed, index).scenes(1280, 720, hands=hands)[1]
 
 
 def test_no_hand_is_near_no_hole() -> None:

@@ -33,7 +33,8 @@ import logging
 import math
 import random
 import time
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -143,6 +144,46 @@ def _loss_causes(
     }
 
 
+@dataclass(frozen=True)
+class SuiteBoard:
+    """One board of the render suite as its random sequence draws it (nothing rendered yet)."""
+
+    colours: tuple[str, str]
+    pegs: np.ndarray
+    links: list[tuple[int, int, int, int]]
+    style: int
+    scene_seed: int
+    hands: int
+
+    @property
+    def spec(self) -> BoardSpec:
+        return BoardSpec.twixt(colours=self.colours)
+
+    def scenes(self, width: int, height: int, hands: int | None = None) -> tuple[BoardScene, BoardScene]:
+        """(the board without hands, the board with ``hands`` of them: the drawn number by default)."""
+        texture, truth = render_board_texture("twixt", self.pegs, self.links, self.colours, style=self.style)
+        n_hands = self.hands if hands is None else hands
+        clear = compositor_board_scene(self.scene_seed, texture, truth, width, height, hands=0)
+        if n_hands == 0:
+            return clear, clear
+        return clear, compositor_board_scene(self.scene_seed, texture, truth, width, height, hands=n_hands)
+
+
+def suite_boards(rng: random.Random, boards: int) -> Iterator[SuiteBoard]:
+    """The render suite's boards, drawn one by one from ``rng``."""
+    for _ in range(boards):
+        colours = rng.choice([("red", "black"), ("red", "grey")])
+        pegs, links = random_twixt_position(rng, rng.randint(0, 200))
+        style = rng.randrange(4)
+        yield SuiteBoard(colours, pegs, links, style, rng.randrange(1 << 30), rng.choice([0, 1, 1, 2]))
+
+
+def suite_board(seed: int, index: int) -> SuiteBoard:
+    """Board ``index`` of the render suite run with ``seed`` (the quick and full suites draw the
+    same boards, at 1280 x 720 and 1920 x 1080)."""
+    return list(suite_boards(random.Random(seed), index + 1))[-1]
+
+
 def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> dict[str, object]:
     visible_total = correct = misread = exact = 0
     tp = fp = fn = 0
@@ -150,15 +191,10 @@ def _render_suite(rng: random.Random, boards: int, width: int, height: int) -> d
         ("misread", "covered", "glare_clipped", "glare_clipped_blank", "glare", "other"), 0
     )
     link_causes = {"pegs_unread": 0, "bridge_unseen": 0}
-    for i in range(boards):
-        colours = rng.choice([("red", "black"), ("red", "grey")])
-        spec = BoardSpec.twixt(colours=colours)
-        pegs, links = random_twixt_position(rng, rng.randint(0, 200))
-        texture, truth = render_board_texture("twixt", pegs, links, colours, style=rng.randrange(4))
-        seed = rng.randrange(1 << 30)
-        n_hands = rng.choice([0, 1, 1, 2])
-        clear = compositor_board_scene(seed, texture, truth, width, height, hands=0)
-        scene = compositor_board_scene(seed, texture, truth, width, height, hands=n_hands)
+    for i, board in enumerate(suite_boards(rng, boards)):
+        spec = board.spec
+        clear, scene = board.scenes(width, height)
+        truth = scene.truth
         near = near_hands(scene, 2.0) & spec.valid_mask()
         visible = spec.valid_mask() & ~near
         visible_total += int(visible.sum())

@@ -5,21 +5,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 
-from tests.vision._frames import table_frame, with_arm
-from vision.cards import find_cards
+from tests.vision._frames import with_arm
 from vision.hands import HandTracker
-
-
-@pytest.fixture(scope="module")
-def table() -> np.ndarray:
-    return table_frame()
-
-
-@pytest.fixture(scope="module")
-def quads(table: np.ndarray) -> dict[int, np.ndarray]:
-    return {i: d.quad for i, d in enumerate(find_cards(table))}
 
 
 def _with_edge_card(table: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -7,18 +7,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision._frames import EDGE_POINTS, table_frame, with_arm
+from tests.vision._frames import EDGE_POINTS, with_arm
 from tests.vision._pipeline_helpers import CountingFinder, visible_quads
 from vision.cards.finder import CardDetection
 from vision.cards.geometry import quad_iou
 from vision.observation import CardState
 from vision.pipeline import PipelineConfig, TablePipeline
 from vision.tracking import CardTracker, TrackerConfig
-
-
-@pytest.fixture(scope="module")
-def table() -> np.ndarray:
-    return table_frame()
 
 
 def test_two_piles_put_down_far_apart_are_searched_apart_and_found() -> None:

@@ -8,18 +8,12 @@ from typing import Any
 
 import cv2
 import numpy as np
-import pytest
 
-from tests.vision._frames import table_frame, with_arm
+from tests.vision._frames import with_arm
 from tests.vision._pipeline_helpers import CountingFinder, visible_quads
 from vision.cards import find_cards
 from vision.observation import CardState
 from vision.pipeline import TablePipeline
-
-
-@pytest.fixture(scope="module")
-def table() -> np.ndarray:
-    return table_frame()
 
 
 def test_a_hand_moving_over_the_table_costs_no_search_and_leaves_every_card(table: np.ndarray) -> None:

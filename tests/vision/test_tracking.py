@@ -7,18 +7,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision._frames import table_frame, with_arm
+from tests.vision._frames import with_arm
 from vision.cards import find_cards
 from vision.cards.finder import CardDetection
 from vision.errors import InputError
 from vision.observation import CardState
 from vision.pipeline import TablePipeline
 from vision.tracking import CardTracker, Track, TrackerConfig
-
-
-@pytest.fixture(scope="module")
-def table() -> np.ndarray:
-    return table_frame()
 
 
 def _centres(obs) -> dict[int, np.ndarray]:  # type: ignore[no-untyped-def]

@@ -367,6 +367,9 @@ class HandTracker:
         blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int], float, int]] = []
         table_colour: np.ndarray | None = None
         self._card_size = card_size(card_quads, s)
+        prev = self._prev_low
+        # what changed since the last frame, once for every blob (None: no last frame to compare)
+        change = cv2.absdiff(low, prev).max(axis=2) if prev is not None and prev.shape == low.shape else None
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             if area < min_area:
@@ -384,7 +387,7 @@ class HandTracker:
                 # (a hand that was there when the memory began). The memory takes the table back.
                 self._memory[blob] = low[blob]
                 continue
-            since = self._still_since(blob, low, timestamp)
+            since = self._still_since(blob, change, timestamp)
             peak = max([int(area)] + [h.peak for h in self._hands if (h.mask & blob).any()])
             if self._left_card(blob, int(area), since, peak, timestamp):
                 # A hand never rests that still, card-shaped and card-sized with no arm: a card put
@@ -571,14 +574,11 @@ class HandTracker:
             and card_shaped(blob, size, cfg.card_fill, cfg.card_reach)
         )
 
-    def _still_since(self, blob: np.ndarray, low: np.ndarray, timestamp: float) -> float:
+    def _still_since(self, blob: np.ndarray, change: np.ndarray | None, timestamp: float) -> float:
         """Since when the blob has not moved: that of the previous frame's hand it matches with at
-        least ``still_iou`` where the pixels did not change (``still_diff``), else now."""
-        prev = self._prev_low
-        if prev is None or prev.shape != low.shape:
-            return timestamp
-        change = cv2.absdiff(low, prev).max(axis=2)
-        if float(change[blob].mean()) > self.cfg.still_diff:
+        least ``still_iou`` where the pixels did not change (``change``: the largest channel change
+        since the last frame, None without one; at most ``still_diff`` on average), else now."""
+        if change is None or float(change[blob].mean()) > self.cfg.still_diff:
             return timestamp
         for old in self._hands:
             inter = int(np.count_nonzero(old.mask & blob))

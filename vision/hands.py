@@ -353,6 +353,8 @@ class HandTracker:
         fg = (d > cfg.diff_threshold).astype(np.uint8)
         shadow = self._shadow(low, fg)
         fg[shadow] = 0
+        ghost = self._ghost(low, fg, colours)
+        fg[ghost] = 0
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         not_hand = np.zeros((lh, lw), np.uint8)
@@ -405,6 +407,7 @@ class HandTracker:
         near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
         rate = np.where(fg.astype(bool), cfg.absorb_rate, cfg.learn_rate).astype(np.float32)
         rate[near_hand | shadow] = 0.0
+        rate[ghost] = cfg.absorb_rate
         rate3 = rate[..., None]
         self._memory += rate3 * (low.astype(np.float32) - self._memory)
 
@@ -465,6 +468,17 @@ class HandTracker:
             bool
         )
         return HandResult(obs, tuple(events), full, hand_mask, s, carried)
+
+    def _ghost(self, low: np.ndarray, fg: np.ndarray, colours: np.ndarray | None) -> np.ndarray:
+        """The foreground pixels (bool, working resolution) that show the table's own colours where
+        the memory does not: the place of a card that has left (slid away beside a hand, swept
+        off), not a hand. The memory takes the table back there, even beside a hand."""
+        if not fg.any():
+            return np.zeros(fg.shape, bool)
+        assert self._memory is not None
+        now_table = table_model_mask(low, colours) == 0
+        was_card = table_model_mask(self._memory.astype(np.uint8), colours) > 0
+        return (fg > 0) & now_table & was_card
 
     def _shadow(self, low: np.ndarray, fg: np.ndarray) -> np.ndarray:
         """The foreground pixels (bool, working resolution) that are a hand's shadow: the table

@@ -126,6 +126,9 @@ class PipelineConfig:
     bare_not_table: float = 0.05
     """A hidden card's place in sight, no hand on it, with at most this fraction of it not in
     the table's colours is bare: the card is gone at once."""
+    swept_in_sight: float = 0.3
+    """A hidden card's place a hand lies over, with at least this fraction of it in sight and
+    bare there (see ``bare_not_table``), no longer holds the card: it is gone."""
     sweep_grid: tuple[int, int] = (3, 2)
     """Tiles of the sweep across and down (each grown by a card's diagonal, so every card lies
     wholly inside one); every other pass has one more each way."""
@@ -341,6 +344,9 @@ class TablePipeline:
         def bare(quad: np.ndarray) -> bool:
             return not touched(quad) and self._bare(frame, quad, colours)
 
+        def swept(quad: np.ndarray) -> bool:
+            return self._swept(frame, quad, hand_res.mask, colours)
+
         # A card found where a hand seemed to carry one away from is the card it left there.
         seen_before = {t.track_id for t in self.tracker.tracks if t.state is CardState.VISIBLE}
         self._origins = {
@@ -358,6 +364,7 @@ class TablePipeline:
             hand_touch=touched,
             bare=bare,
             origins=origins,
+            swept=swept,
         )
         if self.identify is not None:
             self._identify_new()
@@ -508,6 +515,24 @@ class TablePipeline:
         return (
             cv2.countNonZero(table_model_mask(crop, colours)) <= self.cfg.bare_not_table * crop[..., 0].size
         )
+
+    def _swept(self, frame: np.ndarray, quad: np.ndarray, hand: np.ndarray, colours: np.ndarray) -> bool:
+        """Whether a place a hand lies partly over shows, where it is in sight, the bare table
+        nearly all over (``hand``: the frame's hand mask): the card that lay there is not there
+        any more (a hand swept it away; a card under a hand shows its face or rim beside it)."""
+        h, w = frame.shape[:2]
+        q = np.asarray(quad)
+        if (q[:, 0] < 0).any() or (q[:, 1] < 0).any() or (q[:, 0] > w - 1).any() or (q[:, 1] > h - 1).any():
+            return False
+        size = (32, 32)
+        under = rectify(hand.astype(np.uint8)[..., None].repeat(3, axis=2) * 255, q, size)[..., 0]
+        under = cv2.dilate(under, np.ones((5, 5), np.uint8))
+        seen = under == 0
+        n = int(np.count_nonzero(seen))
+        if n < self.cfg.swept_in_sight * seen.size:
+            return False
+        not_table = table_model_mask(rectify(frame, q, size), colours) > 0
+        return int(np.count_nonzero(not_table & seen)) <= self.cfg.bare_not_table * n
 
     def _sweep_grid(self, sweep: int) -> tuple[int, int]:
         """Tiles across and down of the ``sweep``-th pass: every other pass one more each way

@@ -186,6 +186,7 @@ class CardTracker:
         hand_touch: Callable[[np.ndarray], bool] | None = None,
         bare: Callable[[np.ndarray], bool] | None = None,
         origins: dict[int, np.ndarray] | None = None,
+        swept: Callable[[np.ndarray], bool] | None = None,
     ) -> list[Track]:
         """Match ``detections`` (found in ``roi``: a box, a list of boxes, or the whole frame) to
         the tracks.
@@ -195,7 +196,9 @@ class CardTracker:
         ``bare``: quad -> whether the place is in sight and shows the bare table (a card missing
         there is gone at once, not after its patience: it was taken away, or slid off unseen);
         ``origins``: track id -> where a hidden card lay before a hand seemed to carry it off (a
-        card found there with its look is that card, left there: the hand rose off it).
+        card found there with its look is that card, left there: the hand rose off it);
+        ``swept``: quad -> whether a hand lies over part of the place and the rest of it, in
+        sight, shows the bare table (the card is not there: the hand swept it away unseen).
         Returns the tracks that changed (new, moved, state changed)."""
         cfg = self.cfg
         hand_cover = hand_cover or {}
@@ -380,7 +383,9 @@ class CardTracker:
             under_hand = hand_cover.get(tr.track_id, 0.0) > 0.0
             if tr.state is CardState.GONE:
                 continue
-            if under_hand:
+            if under_hand and swept is not None and swept(tr.quad):
+                tr.state = CardState.GONE
+            elif under_hand:
                 tr.state = CardState.COVERED
                 tr.last_seen = timestamp  # a hand on it renews its patience
             elif timestamp - tr.last_seen > cfg.patience_s or (bare is not None and bare(tr.quad)):

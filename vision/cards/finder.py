@@ -21,14 +21,17 @@ The steps, all numpy / OpenCV:
 4. Candidates are reconciled: merged touching cards vs. one card with big prints (whichever is
    nearer the typical card size), prints and glare inside a card dropped, duplicates merged,
    sizes far from the typical card dropped, a quad that several others inside it fill (touching
-   cards merged) dropped, and a plain patch (no print inside: a cloth's check under glare) dropped.
+   cards merged) dropped, a quad of no card's shape around one of the deck's shape (a card with
+   half its neighbour or with the card beneath it) dropped for the card inside, and a plain patch
+   (no print inside: a cloth's check under glare) dropped.
    With the learned segmenter (:mod:`vision.segmenter`, ``FinderConfig.segmenter``), its card
    instances are a fourth source (:mod:`vision.cards.seg_candidates`; each quad first fitted to
    the working image's edges) where the classical sources found nothing; optionally
    (``seg_veto``) a classical candidate the segmenter sees as table is dropped. With a model that
    has card centres (CenterNet-style, one per card even where cards touch or pile up): a mask blob
    or a segmenter core holding two or more centres is also split at them, a classical quad over
-   two or more centres does not hold the learned candidates back, and each centre's regressed quad
+   two or more centres does not hold the learned candidates back (and is dropped where as many
+   card-shaped quads of one size lie inside it: a group of touching cards), and each centre's regressed quad
    (fitted to the working image's edges) competes with the others (``instances``).
 5. Corners are refined to subpixel on the full-resolution image (:mod:`vision.cards.refine`:
    each side fitted to its edge; a printed outline counts as part of the card; a printed frame
@@ -158,6 +161,12 @@ class FinderConfig:
     """Last, a quad whose one dimension matches its neighbours' while the other runs far longer
     (a side over the card beneath, a gap or a neighbour) has that side pulled in to the card's edge
     (:mod:`vision.cards.stretch`); ``None``: not."""
+    centre_groups: bool = True
+    """A quad holding two or more of the segmenter's card centres and as many card-shaped quads
+    of alike size is a group of touching cards, dropped for the cards inside it."""
+    overgrown: bool = True
+    """A quad of no card's shape holding one of the deck's shape (a card with half its
+    neighbour, or with the card beneath) gives way to the card inside it."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -537,9 +546,72 @@ def _covered_fraction(outer: np.ndarray, inner: list[np.ndarray]) -> float:
     return cv2.countNonZero(cv2.bitwise_and(base, union)) / total if total else 0.0
 
 
-def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, float]]:
+CARD_ASPECTS = (1.0, 0.645)
+"""Short over long side of the games' cards: Twin It's are square, the others' about 0.645."""
+CARD_SHAPE = 0.06
+"""A quad's aspect ratio within this of its deck's is card-shaped (tilt bends it a little)."""
+NO_CARD_SHAPE = 0.12
+"""... and off it by at least this is no card's shape."""
+MIN_INNER = 0.4
+"""The card-shaped quad inside covers at least this fraction of the overgrown one."""
+
+
+GROUP_SIZES = 2.0
+"""Card quads inside a group of touching cards are alike in size: the largest at most this many
+times the smallest."""
+
+
+def _holds_cards(cands: list[tuple[np.ndarray, float]], areas: list[float], inner: list[int]) -> bool:
+    """Whether two or more of the ``inner`` candidates have one card's shape (the nearest of
+    :data:`CARD_ASPECTS`, within :data:`CARD_SHAPE`, the same for all) and alike sizes."""
+    shaped: dict[float, list[float]] = {}
+    for i in inner:
+        a = aspect_ratio(cands[i][0])
+        deck = min(CARD_ASPECTS, key=lambda c: abs(c - a))
+        if abs(a - deck) <= CARD_SHAPE:
+            shaped.setdefault(deck, []).append(areas[i])
+    return any(len(v) >= 2 and max(v) <= GROUP_SIZES * min(v) for v in shaped.values())
+
+
+def _overgrown(
+    cands: list[tuple[np.ndarray, float]],
+    areas: list[float],
+    inside: np.ndarray,
+    top: list[int],
+    keep: list[int],
+) -> set[int]:
+    """The candidates (of ``keep``) of no card's shape that hold one of the deck's shape.
+
+    The deck is the card aspect (:data:`CARD_ASPECTS`) nearest the median aspect of the candidates
+    that lie in no other (``top``). A candidate within :data:`CARD_SHAPE` of it, lying inside one
+    off it by :data:`NO_CARD_SHAPE` or more and covering at least :data:`MIN_INNER` of it, marks
+    that one as a card grown over what lies beside or beneath it."""
+    if not top:
+        return set()
+    aspects = np.array([aspect_ratio(q) for q, _ in cands])
+    deck = min(CARD_ASPECTS, key=lambda a: abs(a - float(np.median(aspects[top]))))
+    shaped = np.abs(aspects - deck) <= CARD_SHAPE
+    out: set[int] = set()
+    kept = set(keep)
+    for j in keep:
+        if abs(aspects[j] - deck) < NO_CARD_SHAPE:
+            continue
+        if any(
+            inside[i, j] and shaped[i] and i in kept and areas[i] >= MIN_INNER * areas[j]
+            for i in range(len(cands))
+        ):
+            out.add(j)
+    return out
+
+
+def _dedupe(
+    cands: list[tuple[np.ndarray, float]], multi: list[bool] | None = None, overgrown: bool = True
+) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
-    a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical."""
+    a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical.
+    ``multi``: per candidate, whether it holds two or more of the segmenter's card centres (and a
+    quad holding as many card-shaped quads is a group of cards); ``overgrown``: drop a quad of no
+    card's shape that holds one of the deck's shape (:func:`_overgrown`)."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -566,7 +638,16 @@ def _dedupe(cands: list[tuple[np.ndarray, float]]) -> list[tuple[np.ndarray, flo
         # several cards side by side that fill the quad: merged, whatever the typical size says
         if not spans_two[j] and len(distinct) >= 2:
             spans_two[j] = _covered_fraction(cands[j][0], [cands[i][0] for i in distinct]) >= MERGED_COVER
+        # two or more card centres, and as many card-shaped quads of one size inside: a group of
+        # touching cards, however small each is beside the group
+        if not spans_two[j] and multi is not None and multi[j]:
+            spans_two[j] = _holds_cards(cands, areas, [i for i in distinct if not multi[i]])
     keep = [i for i in range(n) if not spans_two[i]]
+    # A quad of no card's shape around one that has the deck's shape is a card with what lies
+    # beside or beneath it (a neighbour's half, the card under it): the inner one is the card.
+    if overgrown:
+        grown = _overgrown(cands, areas, inside, top, keep)
+        keep = [i for i in keep if i not in grown]
     # A blob inside a card (its print, a glare patch) is not a card.
     keep = [i for i in keep if not any(inside[i, j] for j in keep)]
     kept: list[tuple[np.ndarray, float, float]] = []
@@ -739,7 +820,7 @@ def find_cards(
             merged.append(n_centres >= 2)
             if not learned:
                 n_supported = len(supported)
-    cands = _dedupe(supported)
+    cands = _dedupe(supported, merged if cfg.centre_groups else None, cfg.overgrown)
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not
         cands = [(q, s) for q, s in cands if _fraction_inside(mag, q, 0.75, support_level) >= cfg.min_texture]

@@ -150,6 +150,9 @@ SHADE_MATCH = 0.7
 the hand's shadow (a smooth dimming), not a fingertip over part of it (a fingertip brings its own
 hue)."""
 SHADOW_CHECK = True
+SHADOW_LEARN = True
+"""Whether that check learns the empty hole from the board first (pits look shallower on some boards
+and under added light than the nominal prototype)."""
 SHADOW_FIT = 0.5
 """A hole under occluded cells this close to a class (judged against those cells) shows itself ..."""
 SHADOW_SHARE = 0.5
@@ -163,6 +166,11 @@ SHADOW_CELL = 3
 """How many of a cell's four holes must show themselves for it to be lifted."""
 SHADOW_HOLES = 4
 """... if it has at least this many holes inside it."""
+SPLIT_HOLES = 8
+"""A part of such a group, its cells side by side, with this many holes inside that all show
+themselves, is light or shadow however much of its group does not (a hand it runs into)."""
+SPLIT_RIM = 4
+"""... and a run of such cells along the board's rim beside this many holes, all showing themselves."""
 LINK_CELL_DIST = 0.3
 """A cell whose centre lies this close (pitches) to a link's axis, between its pegs, may show the link."""
 LINK_BLEND = (0.05, 0.95)
@@ -814,7 +822,14 @@ class BoardReader:
             return none
         board, _occ = self._board_model(f.cell_log, None, occluded)
         v = self._ratio(f.hole_log, board)
-        _label, conf, dmin = self._classify(v, self.spec.prototypes())
+        protos = self.spec.prototypes()
+        # The empty hole as this board shows it (how deep its pits look varies with the board and
+        # the light), learnt from the holes clear of the occluded cells, as the classes are later.
+        ok = self.valid & ~self._covered(occluded)
+        bare = ok & (np.linalg.norm(v[..., 3:], axis=-1) < EMPTY_RING)
+        if SHADOW_LEARN and bare.sum() >= max(8, 0.1 * ok.sum()):
+            protos[0] = np.median(v[bare], axis=0)
+        _label, conf, dmin = self._classify(v, protos)
         good = ((conf > 0.95) & (dmin < SHADOW_FIT)) | ~self.valid
         shows = ((conf > 0.95) & (dmin < SHADOW_SMALL_FIT)) | ~self.valid
         # A cell's four holes (the outer ring of cells has two, or one at a corner).
@@ -830,6 +845,8 @@ class BoardReader:
             if inner.sum() >= SHADOW_HOLES and good[inner].mean() >= SHADOW_SHARE:
                 out |= comp & cell_ok
                 continue
+            out |= self._showing_part(comp & cell_ok, good)
+            out |= self._showing_rim(comp, shows)
             # A small group (a shadow's or light's edge, often along the board's rim): every hole
             # at its cells' corners shows itself, so nothing lies over any of them.
             touch = (comp[:-1, :-1] | comp[:-1, 1:] | comp[1:, :-1] | comp[1:, 1:]) & self.valid
@@ -837,6 +854,48 @@ class BoardReader:
                 out |= comp
         if out.any():
             log.debug("board reader: %d occluded cells are light or shadow, not a hand", int(out.sum()))
+        return out
+
+    def _showing_part(self, showing: np.ndarray, good: np.ndarray) -> np.ndarray:
+        """The parts of a group of occluded cells too mixed to pass as a whole (a light or a
+        shadow running into a hand) that are light or shadow: runs of cells (``showing``: those
+        whose holes show themselves) side by side, with at least ``SPLIT_HOLES`` holes inside
+        every one of which shows itself. Under a hand a hole shows a pit or a peg only by
+        chance, never a whole patch of them."""
+        out = np.zeros_like(showing)
+        if not SPLIT_HOLES:
+            return out
+        k, lab, _stats, _ = cv2.connectedComponentsWithStats(showing.astype(np.uint8), connectivity=4)
+        for c in range(1, k):
+            part = lab == c
+            inner = part[:-1, :-1] & part[:-1, 1:] & part[1:, :-1] & part[1:, 1:] & self.valid
+            if inner.sum() >= SPLIT_HOLES and good[inner].all():
+                out |= part
+        return out
+
+    def _showing_rim(self, comp: np.ndarray, shows: np.ndarray) -> np.ndarray:
+        """The cells of a group of occluded cells that lie on the board's rim, outside the lattice,
+        in runs along it whose holes beside them (at least ``SPLIT_RIM``) all show themselves: a
+        light's or a shadow's edge along the rim. An arm reaching over the rim hides the holes
+        beside it (a run stops there)."""
+        out = np.zeros_like(comp)
+        if not SPLIT_RIM:
+            return out
+        rim = np.zeros_like(comp)
+        rim[[0, -1], :] = True
+        rim[:, [0, -1]] = True
+        shown = np.pad(shows | ~self.valid, 1, constant_values=True)
+        valid = np.pad(self.valid, 1).astype(int)
+        all_show = shown[:-1, :-1] & shown[:-1, 1:] & shown[1:, :-1] & shown[1:, 1:]
+        holes = valid[:-1, :-1] + valid[:-1, 1:] + valid[1:, :-1] + valid[1:, 1:]
+        cand = comp & rim & all_show & (holes > 0)
+        if not cand.any():
+            return out
+        k, lab, _stats, _ = cv2.connectedComponentsWithStats(cand.astype(np.uint8), connectivity=4)
+        for c in range(1, k):
+            part = lab == c
+            if holes[part].sum() >= 2 * SPLIT_RIM:  # each hole beside two cells of a run
+                out |= part
         return out
 
     def _pit_lift(self, hole_log: np.ndarray, board: np.ndarray, empty: np.ndarray) -> np.ndarray:

@@ -7,17 +7,25 @@ mirrored layout show as a local difference. Two crops are compared at every turn
 the best match counts, so the answer does not depend on how the cards lie. A calibrated ``p_same``
 and two thresholds, sized on held-out decks so that confident wrong answers stay rare, give
 "same", "different" or "uncertain".
+
+A classical second opinion (:mod:`models.judge_verify`) checks the pairs the net finds likely the
+same: it registers the two crops, evens out their light and measures the largest difference left.
+Where ``judge_verify.json`` lies beside the net (calibrated for these very net files), those pairs'
+``p_same`` comes from a logistic model of both (the net's logit and the verifier's evidence), and its
+own "same" threshold, set on held-out decks, applies; "different" stays the net's call.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from models.files import JUDGE
+from models import judge_verify as jv
+from models.files import JUDGE, MODEL_DIR
 from models.judge_scoring import best_logits
 from models.preprocess import check_crop, is_square, to_tensor, turns
 from vision.errors import InputError
@@ -42,6 +50,30 @@ class Signature:
 
     turns: np.ndarray
     square: bool
+    view: jv.VerifyView | None = None
+    """The crop as the classical verifier compares it (None when the judge runs without it)."""
+
+
+VERIFY_FILE = "judge_verify.json"
+
+
+def load_verifier(folder: Path, net_meta: dict) -> dict | None:
+    """The verifier's settings beside the net, or None (missing, unreadable, or calibrated for other
+    net files: the net then judges alone, and a warning says why)."""
+    path = folder / VERIFY_FILE
+    if not path.is_file():
+        return None
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+        fitted_for = settings["judge_sha256"]
+        float(settings["same_at_or_above"]), float(settings["gate"]), settings["combination"]["weights"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("%s unreadable (%s): the judge's net judges alone", path, exc.__class__.__name__)
+        return None
+    if any(net_meta["sha256"].get(name) != fitted_for.get(name) for name in JUDGE.onnx):
+        log.warning("%s was calibrated for other judge files: the judge's net judges alone", path)
+        return None
+    return settings
 
 
 class PatternJudge:
@@ -58,25 +90,31 @@ class PatternJudge:
         self.different_below = float(self.meta["thresholds"]["different_below"])
         self.same_at = float(self.meta["thresholds"]["same_at_or_above"])
         self.views = int(self.meta.get("views", 2 if self.meta.get("both_ways") else 1))
+        self.verifier = load_verifier(MODEL_DIR if model_dir is None else Path(model_dir), self.meta)
+        if self.verifier is not None:
+            self.same_at = float(self.verifier["same_at_or_above"])
+            self.gate = float(self.verifier["gate"])
 
-    def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
+    def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool, jv.VerifyView | None]:
         try:
             crop = check_crop(crop, what)
         except ValueError as exc:
             raise InputError(str(exc)) from exc
-        return to_tensor(crop, self.size, self.size, self.balance), is_square(crop)
+        square = is_square(crop)
+        view = jv.view(crop, square) if self.verifier is not None else None
+        return to_tensor(crop, self.size, self.size, self.balance), square, view
 
     def signatures(self, crops: list[np.ndarray]) -> list[Signature]:
         """Signatures of many crops in one batch."""
         if not crops:
             return []
         inputs = [self._input(c, f"crop {i}") for i, c in enumerate(crops)]
-        stacks = [turns(x, sq) for x, sq in inputs]
+        stacks = [turns(x, sq) for x, sq, _ in inputs]
         flat = np.concatenate(stacks).astype(np.float32)
         emb = self._embed.run(None, {"crops": flat})[0]
         out, i = [], 0
-        for (_, sq), st in zip(inputs, stacks, strict=True):
-            out.append(Signature(emb[i : i + len(st)], sq))
+        for (_, sq, v), st in zip(inputs, stacks, strict=True):
+            out.append(Signature(emb[i : i + len(st)], sq, v))
             i += len(st)
         return out
 
@@ -99,11 +137,25 @@ class PatternJudge:
         )
 
     def p_same_many(self, pairs: list[tuple[Signature, Signature]]) -> np.ndarray:
-        """Calibrated p_same of many signature pairs (batched head calls)."""
+        """Calibrated p_same of many signature pairs (batched head calls). With the verifier, the pairs
+        the net gives at least ``gate`` are also measured by it, and get the combination's p_same."""
         if not pairs:
             return np.zeros(0)
         a_, b_ = self.platt
-        return 1.0 / (1.0 + np.exp(-np.clip(a_ * self.best_logits(pairs) + b_, -40, 40)))
+        z = a_ * self.best_logits(pairs) + b_
+        p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+        if self.verifier is None:
+            return p
+        for k in np.flatnonzero(p >= self.gate):
+            a, b = pairs[k]
+            if a.view is None or b.view is None:
+                raise InputError("signature without the verifier's view: make it with this judge")
+            if a.square != b.square:
+                p[k] = 0.0
+                continue
+            ev = jv.evidence(a.view, b.view)[None, :]
+            p[k] = jv.combined_p(z[k : k + 1], ev, self.verifier["combination"], self.different_below)[0]
+        return p
 
     def verdict(self, p_same: float) -> str:
         if p_same >= self.same_at:

@@ -8,7 +8,8 @@ real: ../shared/realdata/set-crops: every pair of equal design_id and every pair
 exactly one attribute; plus the cards that the card finder cuts from set-boards/ photos (matched to
 the labelled quads), paired the same way. Every accuracy counts "uncertain" as not correct.
 speed: the judge's whole per-crop cost (preprocessing and every turn), one thread; and the cost of
-one pair's comparison once both signatures are made (every relative turn and view), one thread.
+one pair's comparison once both signatures are made (every relative turn and view), one thread; with
+the judge's verifier, also that of a pair of two photos of one pattern (the verifier runs on it).
 """
 
 from __future__ import annotations
@@ -250,11 +251,27 @@ def _speed(judge: PatternJudge, quick: bool, seed: int) -> dict:
         t0 = time.perf_counter()
         one.p_same_many([(sigs[k % len(sigs)], sigs[(k + 1) % len(sigs)])])
         tp.append((time.perf_counter() - t0) * 1000)
-    return {
+    out = {
         "ms_per_crop_batch1": rounded(median(t1), 4),
         "ms_per_crop_batch32": rounded(median(t32), 4),
         "ms_per_pair_batch1": rounded(median(tp), 4),
     }
+    if one.verifier is not None:
+        # Pairs of two photos of one pattern: the net finds them likely the same, so the verifier runs too.
+        twins = one.signatures(
+            [
+                camera_crop(rd.shrink(deck.image(p), 220), rng, AugmentConfig(min_px=150, max_px=200))
+                for p in deck.patterns[:32]
+            ]
+        )
+        tv = []
+        for k in range(reps):
+            t0 = time.perf_counter()
+            one.p_same_many([(sigs[k % len(sigs)], twins[k % len(twins)])])
+            tv.append((time.perf_counter() - t0) * 1000)
+        out["ms_per_verified_pair_batch1"] = rounded(median(tv), 4)
+        out["ms_per_verified_pair_p95"] = rounded(float(np.percentile(tv, 95)), 4)
+    return out
 
 
 def run(quick: bool, seed: int) -> dict:

@@ -1,4 +1,4 @@
-"""``tableref train judge|reader [--quick] [--tiny] [--out DIR] [--seed N]``: rebuild an identity model.
+"""``tableref train judge|judge-verify|reader|seg [--quick] [--tiny] [--out DIR] [--seed N]``: rebuild.
 
 Trains on rendered card faces (the renderer's decks plus procedural ones), seeded and
 deterministic, then writes the ONNX files, their settings JSON and the model card into ``models/``
@@ -23,10 +23,16 @@ PROCEDURAL_TRAIN_SEEDS = tuple(range(1, 9))
 PROCEDURAL_VAL_SEEDS = (500, 501)
 READER_VARIED_TRAIN = {"themind": (1, 2, 3), "trio": (1, 2), "lineit": (1, 2, 3)}
 READER_VARIED_VAL = {"themind": (900,), "trio": (900,), "lineit": (900,)}
+JUDGE_VERIFY = "judge-verify"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("model", choices=sorted(MODELS), help="which model to rebuild")
+    parser.add_argument(
+        "model",
+        choices=[*sorted(MODELS), JUDGE_VERIFY],
+        help=f"which model to rebuild ({JUDGE_VERIFY}: the judge's classical second opinion, calibrated"
+        " next to the judge files in --out; no PyTorch needed)",
+    )
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a short run (a few minutes), same recipe")
     size.add_argument("--tiny", action="store_true", help="seconds: a test that the whole script runs")
@@ -138,7 +144,34 @@ def record_bench(bench: Path, folder: Path) -> Path:
     return path
 
 
+def judge_verify(args: argparse.Namespace) -> int:
+    """Calibrate the judge's verifier next to the judge files in ``args.out`` (no PyTorch)."""
+    from models.training.judge_verify import CONFIGS, calibrate_verifier, write_verify_card
+
+    config = _config_name(args)
+    cfg = replace(CONFIGS[config], fit_seed=args.seed + 1, calibration_seed=args.seed + 2)
+    _, val, _ = judge_decks(config)
+    command = f"tableref train {JUDGE_VERIFY}" + ("" if config == "full" else f" --{config}")
+    command += f" --seed {args.seed}" if args.seed else ""
+    recipe = (
+        f"seeds {cfg.fit_seed} (fit) and {cfg.calibration_seed} (threshold); decks {[d.name for d in val]}"
+    )
+    settings = calibrate_verifier(args.out, val, cfg, recipe, args.out)
+    settings["command"] = command
+    card = write_verify_card(settings, args.out)
+    summary = {"model": JUDGE_VERIFY, "config": config, "validation": settings["validation"]}
+    summary |= {
+        "net_alone": settings["net_alone_validation"],
+        "seconds": settings["seconds"],
+        "card": str(card),
+    }
+    sys.stdout.write(json.dumps(summary) + "\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.model == JUDGE_VERIFY:
+        return judge_verify(args)
     try:
         import torch  # noqa: F401
     except ImportError:

@@ -1,0 +1,149 @@
+"""A classical second opinion for the same-pattern judge: put two crops in register, even out the
+light, and measure the largest difference that is left.
+
+Two crops of the same face, once registered and normalised for light, differ only by noise, blur,
+glare and a pixel or so of corner error; a near-duplicate differs by a whole element, a colour swap
+or a mirrored layout: a compact region of large difference. For each symmetric turn of the second
+crop: an affine registration (``cv2.findTransformECC`` on the high-passed grey at half size), a
+smooth per-channel gain field (robust medians of the log ratio over a coarse grid: white balance,
+gradients, soft shadows), then a difference that tolerates one pixel of misregistration (each
+crop's pixel against the min..max envelope of the other's 3 x 3 neighbourhood, both ways; the
+chromatic part plus the lightness part). The turn with the smallest difference counts; its
+evidence is a few numbers (high percentiles, the largest connected region above two levels).
+
+The same code runs at calibration (``models.training.judge_verify``) and at run time
+(``vision.identity.judge``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from models.preprocess import balance_channels, to_portrait
+
+SIZE = 64
+"""Working size of the normalised crops (px, square; an oblong card is stretched to it)."""
+BORDER = 0.1
+"""Share of each side left out of the difference (rounded corners, the finder's corner error)."""
+GAIN_CELLS = 4
+"""The gain field is the median log ratio of GAIN_CELLS x GAIN_CELLS cells, median-filtered."""
+BLUR = 1.0
+"""Both registered crops are blurred by this sigma (px) first: focus blur of one crop is not a difference."""
+ECC_ITERATIONS = 30
+FEATURES = ("p99", "p995", "cc20", "cc30")
+"""The evidence of one pair: 99th and 99.5th percentile of the difference, and the area (share of
+the compared region) of its largest connected region above 0.2 and 0.3."""
+
+_K3 = np.ones((3, 3), np.uint8)
+_K2 = np.ones((2, 2), np.uint8)
+_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_ITERATIONS, 1e-3)
+
+
+@dataclass(frozen=True, eq=False)
+class VerifyView:
+    """One crop, normalised for the verifier, at each symmetric turn."""
+
+    images: tuple[np.ndarray, ...]
+    """(SIZE, SIZE, 3) float32, each channel divided by its own white point."""
+    greys: tuple[np.ndarray, ...]
+    """(SIZE/2, SIZE/2) float32 high-passed grey of each turn (what registration matches)."""
+
+
+def _high_pass_half(img: np.ndarray) -> np.ndarray:
+    g = cv2.pyrDown(img.mean(axis=2).astype(np.float32))
+    return (g - cv2.GaussianBlur(g, (0, 0), g.shape[0] / 8)).astype(np.float32)
+
+
+def view(crop: np.ndarray, square: bool) -> VerifyView:
+    """The verifier's view of a checked BGR uint8 crop (``models.preprocess.check_crop``)."""
+    small = cv2.resize(to_portrait(crop), (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+    img = balance_channels(small)
+    ks = (0, 1, 2, 3) if square else (0, 2)
+    images = tuple(np.ascontiguousarray(np.rot90(img, k)) for k in ks)
+    return VerifyView(images, tuple(_high_pass_half(x) for x in images))
+
+
+def register(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
+    """The affine map (inverse, at full SIZE) that puts b's grey onto a's; identity when ECC fails."""
+    w = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, w = cv2.findTransformECC(ga, gb, w, cv2.MOTION_AFFINE, _CRITERIA, None, 3)
+    except cv2.error:
+        w = np.eye(2, 3, dtype=np.float32)
+    w = w.copy()
+    w[:, 2] *= SIZE / ga.shape[0]
+    return w
+
+
+def gain_field(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per-channel multiplicative field that brings b's light to a's (smooth, robust to a local change)."""
+    c = SIZE // GAIN_CELLS
+    ratio = np.log(a + 0.05) - np.log(b + 0.05)
+    cells = ratio.reshape(GAIN_CELLS, c, GAIN_CELLS, c, 3).transpose(0, 2, 1, 3, 4)
+    g = np.median(cells.reshape(GAIN_CELLS, GAIN_CELLS, -1, 3), axis=2).astype(np.float32)
+    g = cv2.medianBlur(g, 3)
+    return np.exp(cv2.resize(g, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR))
+
+
+def _envelope_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How far each pixel of a lies outside the min..max of b's 3 x 3 neighbourhood: the largest
+    chromatic part plus the lightness part."""
+    e = a - np.clip(a, cv2.erode(b, _K3), cv2.dilate(b, _K3))
+    m = e.mean(axis=2)
+    return np.abs(e - m[:, :, None]).max(axis=2) + np.abs(m)
+
+
+def difference_map(a: np.ndarray, b: np.ndarray, warp: np.ndarray) -> np.ndarray:
+    """Per-pixel difference of a and b warped onto it, light evened out, inner region only."""
+    bw = cv2.warpAffine(
+        b, warp, (SIZE, SIZE), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+    )
+    a = cv2.GaussianBlur(a, (0, 0), BLUR)
+    bw = cv2.GaussianBlur(bw, (0, 0), BLUR)
+    bw = bw * gain_field(a, bw)
+    d = np.maximum(_envelope_distance(a, bw), _envelope_distance(bw, a))
+    m = round(BORDER * SIZE)
+    return d[m : SIZE - m, m : SIZE - m]
+
+
+def _largest_region(d: np.ndarray, level: float) -> float:
+    mask = cv2.morphologyEx((d > level).astype(np.uint8), cv2.MORPH_OPEN, _K2)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / d.size if n > 1 else 0.0
+
+
+def evidence(a: VerifyView, b: VerifyView) -> np.ndarray:
+    """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
+    percentile of the difference). Crops of different shapes compare b's turns against upright a."""
+    best: np.ndarray | None = None
+    for img, grey in zip(b.images, b.greys, strict=True):
+        d = difference_map(a.images[0], img, register(a.greys[0], grey))
+        p99, p995 = np.percentile(d, (99.0, 99.5))
+        if best is not None and p99 >= best[0]:
+            continue
+        best = np.array([p99, p995, _largest_region(d, 0.2), _largest_region(d, 0.3)], np.float64)
+    assert best is not None
+    return best
+
+
+def design_row(net_logit: np.ndarray, ev: np.ndarray) -> np.ndarray:
+    """The logistic model's inputs: the net's calibrated logit and the log of each evidence number."""
+    return np.column_stack([np.asarray(net_logit, np.float64), np.log(np.asarray(ev, np.float64) + 1e-3)])
+
+
+def combined_logit(net_logit: np.ndarray, ev: np.ndarray, settings: dict) -> np.ndarray:
+    """The fitted logistic model's logit of "same" (``settings``: judge_verify.json's ``model``)."""
+    x = design_row(net_logit, ev)
+    mean = np.asarray(settings["mean"], np.float64)
+    std = np.asarray(settings["std"], np.float64)
+    w = np.asarray(settings["weights"], np.float64)
+    return ((x - mean) / std) @ w[:-1] + w[-1]
+
+
+def combined_p(net_logit: np.ndarray, ev: np.ndarray, settings: dict, floor: float) -> np.ndarray:
+    """p_same of pairs the verifier measured: the logistic model's, never below ``floor``."""
+    z = np.clip(combined_logit(net_logit, ev, settings), -40, 40)
+    return np.maximum(1.0 / (1.0 + np.exp(-z)), floor)

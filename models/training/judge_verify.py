@@ -1,0 +1,316 @@
+"""Calibrate the judge's classical second opinion (``models.judge_verify``) next to the trained net.
+
+Pairs of camera crops are drawn from the judge's held-out calibration decks exactly as the net's
+calibration pairs are (same pattern, random other pattern, the decks' near-duplicates, mixed 0.45 /
+0.3 / 0.25; every crop through ``camera_crop`` with the bench's light, each at a random quarter
+turn). The net scores every pair; the pairs it gives at least ``gate`` are also measured by the
+verifier, and a logistic model of "same" on (the net's calibrated logit, log of each evidence
+number) is fitted on one set of pairs (``fit_seed``). Its threshold "same" is then set on a second,
+larger set (``calibration_seed``) by the net's own rule: at most ``floor(target / 2 * n)`` different
+pairs of that set (near-duplicate or random) reach it, ``target`` being the net's
+``target_confident_wrong``. Pairs below the gate keep the net's
+p_same, and "different" stays the net's call. Written to ``models/judge_verify.json``; needs no
+PyTorch (the net runs through its ONNX files).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from models import judge_verify as jv
+from models.files import JUDGE, load_meta, sha256
+from models.judge_scoring import best_logits
+from models.preprocess import is_square, to_tensor, turns
+from models.training.augment import AugmentConfig, camera_crop
+from models.training.decks import PatternDeck
+from models.training.judge_data import FaceCache
+
+log = logging.getLogger(__name__)
+
+VERIFY_META = "judge_verify.json"
+
+
+@dataclass(frozen=True)
+class VerifyConfig:
+    fit_seed: int = 1
+    calibration_seed: int = 2
+    fit_pairs: int = 2000
+    calibration_pairs: int = 4000
+    gate: float = 0.3
+    """The verifier is consulted (and can make "same") only where the net's p_same is at least this."""
+    l2: float = 1e-3
+
+
+CONFIGS = {
+    "full": VerifyConfig(),
+    "quick": VerifyConfig(fit_pairs=500, calibration_pairs=1000),
+    "tiny": VerifyConfig(fit_pairs=60, calibration_pairs=60),
+}
+
+Pair = tuple[np.ndarray, np.ndarray, bool, str]
+"""(crop a, crop b, same pattern, kind: same | random | hard)."""
+
+
+def draw_pairs(
+    decks: Sequence[PatternDeck], n: int, seed: int, aug: AugmentConfig | None = None
+) -> list[Pair]:
+    """``n`` labelled pairs of BGR camera crops, drawn like ``judge_data.PairSampler.pair``."""
+    aug = aug or AugmentConfig()
+    caches = [FaceCache(d) for d in decks]
+    rng = np.random.default_rng(seed)
+    out: list[Pair] = []
+    for _ in range(n):
+        cache = caches[int(rng.integers(len(caches)))]
+        deck = cache.deck
+        kind = str(rng.choice(["same", "random", "hard"], p=[0.45, 0.3, 0.25]))
+        if kind == "hard" and not deck.near_duplicates:
+            kind = "random"
+        if kind == "same":
+            a = b = cache.face(deck.patterns[int(rng.integers(len(deck.patterns)))])
+        elif kind == "random":
+            i, j = rng.choice(len(deck.patterns), size=2, replace=False)
+            a, b = cache.face(deck.patterns[i]), cache.face(deck.patterns[j])
+        else:
+            x, y, _ = deck.near_duplicates[int(rng.integers(len(deck.near_duplicates)))]
+            if rng.random() < 0.5:
+                x, y = y, x
+            a, b = cache.face(x), cache.face(y)
+        ca = np.ascontiguousarray(np.rot90(camera_crop(a, rng, aug), int(rng.integers(4))))
+        cb = np.ascontiguousarray(np.rot90(camera_crop(b, rng, aug), int(rng.integers(4))))
+        out.append((ca, cb, kind == "same", kind))
+    return out
+
+
+def _session(path: Path) -> ort.InferenceSession:
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def net_logits(model_dir: Path, pairs: Sequence[Pair]) -> np.ndarray:
+    """The net's Platt-calibrated logit of "same" for each pair, scored as at run time."""
+    meta = load_meta(JUDGE, model_dir)
+    embed = _session(Path(model_dir) / JUDGE.onnx[0])
+    head = _session(Path(model_dir) / JUDGE.onnx[1])
+    size = int(meta["input"]["width"])
+    balance = bool(meta["input"].get("balance", False))
+    stacks = []
+    for ca, cb, _, _ in pairs:
+        xa = turns(to_tensor(ca, size, size, balance), is_square(ca))
+        xb = turns(to_tensor(cb, size, size, balance), is_square(cb))
+        maps = embed.run(None, {"crops": np.concatenate([xa, xb]).astype(np.float32)})[0]
+        stacks.append((maps[: len(xa)], maps[len(xa) :]))
+    z = best_logits(lambda a, b: head.run(None, {"a": a, "b": b})[0], stacks, int(meta.get("views", 1)))
+    a_, b_ = (float(v) for v in meta["platt"])
+    return a_ * z + b_
+
+
+def verifier_evidence(pairs: Sequence[Pair]) -> np.ndarray:
+    """(n, len(FEATURES)) evidence of each pair (crops of different shapes: +inf, never the same)."""
+    out = np.full((len(pairs), len(jv.FEATURES)), np.inf)
+    for k, (ca, cb, _, _) in enumerate(pairs):
+        sa, sb = is_square(ca), is_square(cb)
+        if sa == sb:
+            out[k] = jv.evidence(jv.view(ca, sa), jv.view(cb, sb))
+    return out
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float) -> dict:
+    """Standardised L2-regularised logistic regression by Newton steps (deterministic)."""
+    mean, std = x.mean(axis=0), x.std(axis=0) + 1e-9
+    z = np.hstack([(x - mean) / std, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    for _ in range(100):
+        q = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -40, 40)))
+        grad = z.T @ (q - y) / len(y) + l2 * w
+        hess = (z * (q * (1 - q))[:, None]).T @ z / len(y) + l2 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return {"mean": mean.tolist(), "std": std.tolist(), "weights": w.tolist()}
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A set of pairs as the combined judge sees them."""
+
+    same: np.ndarray
+    kinds: np.ndarray
+    net_p: np.ndarray
+    gated: np.ndarray
+    evidence: np.ndarray
+    net_logit: np.ndarray
+    side: np.ndarray
+    """The shorter side (px) of the smaller crop of each pair."""
+
+
+def score(model_dir: Path, pairs: Sequence[Pair], gate: float) -> Scored:
+    z = net_logits(model_dir, pairs)
+    p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    gated = p >= gate
+    ev = np.full((len(pairs), len(jv.FEATURES)), np.inf)
+    idx = np.flatnonzero(gated)
+    ev[idx] = verifier_evidence([pairs[i] for i in idx])
+    side = np.asarray([min(*a.shape[:2], *b.shape[:2]) for a, b, _, _ in pairs], np.float64)
+    same = np.asarray([pr[2] for pr in pairs])
+    return Scored(same, np.asarray([pr[3] for pr in pairs]), p, gated, ev, z, side)
+
+
+def combined_p(s: Scored, model: dict, different_below: float) -> np.ndarray:
+    """The combined p_same: inside the gate (where both shapes agree) the logistic model's, never below
+    ``different_below`` ("different" stays the net's call); else the net's."""
+    p = s.net_p.copy()
+    ok = s.gated & np.isfinite(s.evidence).all(axis=1)
+    if ok.any():
+        p[ok] = jv.combined_p(s.net_logit[ok], s.evidence[ok], model, different_below)
+    p[s.gated & ~ok] = 0.0
+    return p
+
+
+def summary(s: Scored, p: np.ndarray, same_at: float, different_below: float) -> dict:
+    said_same = p >= same_at
+    said_diff = p < different_below
+    out = {
+        "pairs": len(p),
+        "confident_wrong_rate": float(np.mean((said_same & ~s.same) | (said_diff & s.same))),
+        "uncertain_rate": float(np.mean(~said_same & ~said_diff)),
+    }
+    for k in ("same", "random", "hard"):
+        m = s.kinds == k
+        if m.any():
+            out[f"{k}_accuracy"] = float(np.mean((said_same if k == "same" else said_diff)[m]))
+    return out
+
+
+def same_threshold(p: np.ndarray, same: np.ndarray, target: float, gate: float) -> float:
+    """The lowest p_same called "same" such that at most ``floor(target / 2 * n)`` different pairs
+    reach it (the net's own rule, ``train_judge.choose_thresholds``), never below ``gate`` or 0.5."""
+    allowed = int(np.floor(target / 2 * len(p)))
+    neg = np.sort(p[~same])[::-1]
+    t = float(np.nextafter(neg[allowed], 2.0)) if len(neg) > allowed else 0.5
+    return min(max(t, gate, 0.5), 0.999999)
+
+
+QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def evidence_quantiles(s: Scored) -> dict:
+    """Quantiles (:data:`QUANTILES`) of each evidence number of the gated pairs, by kind of pair."""
+    out = {}
+    for kind in ("same", "hard", "random"):
+        m = s.gated & (s.kinds == kind) & np.isfinite(s.evidence).all(axis=1)
+        if m.any():
+            out[kind] = {
+                f: [round(float(v), 4) for v in np.quantile(s.evidence[m, i], QUANTILES)]
+                for i, f in enumerate(jv.FEATURES)
+            } | {"n": int(m.sum())}
+    return out
+
+
+def calibrate_verifier(
+    model_dir: Path,
+    decks: Sequence[PatternDeck],
+    cfg: VerifyConfig,
+    recipe: str = "",
+    out_dir: Path | None = None,
+) -> dict:
+    """Fit the combination on fresh pairs of ``decks``, set its "same" threshold on others, write
+    ``judge_verify.json`` into ``out_dir`` (default ``model_dir``) and return it."""
+    t0 = time.perf_counter()
+    model_dir = Path(model_dir)
+    meta = load_meta(JUDGE, model_dir)
+    different_below = float(meta["thresholds"]["different_below"])
+    net_same_at = float(meta["thresholds"]["same_at_or_above"])
+    fit = score(model_dir, draw_pairs(decks, cfg.fit_pairs, cfg.fit_seed), cfg.gate)
+    ok = fit.gated & np.isfinite(fit.evidence).all(axis=1)
+    if ok.sum() < 4 or len(set(fit.same[ok].tolist())) < 2:
+        raise ValueError(f"judge verifier: too few gated pairs of both kinds to fit ({int(ok.sum())})")
+    model = fit_logistic(
+        jv.design_row(fit.net_logit[ok], fit.evidence[ok]), fit.same[ok].astype(float), cfg.l2
+    )
+    log.info("judge verifier fitted on %d gated pairs (%.0f s)", int(ok.sum()), time.perf_counter() - t0)
+    cal = score(model_dir, draw_pairs(decks, cfg.calibration_pairs, cfg.calibration_seed), cfg.gate)
+    p = combined_p(cal, model, different_below)
+    target = float(meta.get("config", {}).get("target_confident_wrong", 0.0006))
+    same_at = same_threshold(p, cal.same, target, cfg.gate)
+    net_alone = summary(cal, cal.net_p, net_same_at, different_below)
+    validation = summary(cal, p, same_at, different_below)
+    gated_ev = evidence_quantiles(cal)
+    settings = {
+        "model": "judge_verify",
+        "recipe": recipe,
+        "config": asdict(cfg),
+        "verifier": {
+            "size": jv.SIZE,
+            "border": jv.BORDER,
+            "gain_cells": jv.GAIN_CELLS,
+            "blur": jv.BLUR,
+            "ecc_iterations": jv.ECC_ITERATIONS,
+            "features": list(jv.FEATURES),
+        },
+        "combination": model,
+        "gate": cfg.gate,
+        "same_at_or_above": same_at,
+        "validation": validation,
+        "net_alone_validation": net_alone,
+        "gated_share": float(np.mean(cal.gated)),
+        "evidence_quantiles": {"q": list(QUANTILES), **gated_ev},
+        "judge_sha256": {name: sha256(model_dir / name) for name in JUDGE.onnx},
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    path = Path(out_dir or model_dir) / VERIFY_META
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    log.info("judge verifier validation %s (net alone %s)", validation, net_alone)
+    return settings
+
+
+VERIFY_CARD = "judge_verify.md"
+
+
+def write_verify_card(settings: dict, out_dir: Path) -> Path:
+    """A short card of the verifier beside the judge's, from its settings."""
+    v = settings["verifier"]
+    lines = [
+        "# Model card: judge_verify",
+        "",
+        "The Twin It judge's classical second opinion (`models/judge_verify.py`, no network): for each"
+        f" symmetric turn, both crops at {v['size']} px (each channel divided by its own white point), an"
+        f" affine ECC registration on the high-passed grey at half size ({v['ecc_iterations']} iterations),"
+        f" both blurred by {v['blur']} px, a per-channel gain field ({v['gain_cells']}x{v['gain_cells']}"
+        " cells of median log ratio, median-filtered), then each pixel against the min..max of the other"
+        " crop's"
+        f" 3x3 neighbourhood both ways, {v['border']:.0%} of each side left out. Evidence of the best turn:"
+        f" {', '.join(v['features'])}.",
+        "",
+        f"Pairs the net gives p_same >= {settings['gate']} are measured; their p_same is a logistic model"
+        ' of (the net\'s calibrated logit, log of each evidence number), and "same" needs p_same >='
+        f' {settings["same_at_or_above"]:.6f}. "different" stays the net\'s call (p_same never below its'
+        " threshold there).",
+        "",
+        f"Data: {settings['recipe']}. Rebuild: `{settings.get('command', 'tableref train judge-verify')}`"
+        f" ({settings['seconds']} s).",
+        "",
+        "## Calibration set (held-out decks, net alone -> with the verifier)",
+        f"- net alone: `{json.dumps(settings['net_alone_validation'])}`",
+        f"- with the verifier: `{json.dumps(settings['validation'])}`",
+        f"- share of pairs measured by the verifier: {settings['gated_share']:.3f}",
+        f"- evidence quantiles of the measured pairs: `{json.dumps(settings['evidence_quantiles'])}`",
+        "",
+        f"Calibrated for the judge files with sha256 `{json.dumps(settings['judge_sha256'])}`; other judge"
+        " files: the net judges alone (a warning says so).",
+        "",
+    ]
+    path = Path(out_dir) / VERIFY_CARD
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path

@@ -1,0 +1,131 @@
+"""The judge's classical verifier: genuine pairs (shifted, turned, relit) against one changed element,
+its calibration end to end, and how the judge takes it up."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models import judge_verify as jv
+from models.files import JUDGE, MODEL_DIR
+from models.training import judge_verify as tv
+from models.training.augment import AugmentConfig, camera_crop
+from models.training.patterns import ProceduralPatternDeck
+from vision.identity import PatternJudge
+from vision.identity import render_decks as rd
+from vision.identity.judge import VERIFY_FILE
+
+GENTLE = AugmentConfig(min_px=90, max_px=120, corner_jitter=0.01, max_rotation_deg=2.0, light=0.3)
+
+
+@pytest.fixture(scope="module")
+def deck() -> rd.RenderedTwinItDeck:
+    return rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+
+
+def _face(deck: rd.RenderedTwinItDeck, pattern: str) -> np.ndarray:
+    return rd.shrink(deck.image(pattern), 220)
+
+
+def _relit(crop: np.ndarray) -> np.ndarray:
+    """Another light: a gradient (0.85 to 1.2 across the card), a bluish white balance and a glare spot
+    (the verifier's weak side: a glare spot of 60 levels or more can make a genuine pair uncertain)."""
+    h, w = crop.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    field = 0.85 + 0.35 * xx / w
+    out = crop.astype(np.float32) * field[:, :, None] * np.float32([1.1, 1.0, 0.9])
+    out += 30.0 * np.exp(-((xx - 0.3 * w) ** 2 + (yy - 0.7 * h) ** 2) / (2 * (0.06 * w) ** 2))[:, :, None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _tilted(crop: np.ndarray, degrees: float) -> np.ndarray:
+    h, w = crop.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    return cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _genuine_variants(face: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    a = camera_crop(face, np.random.default_rng(1), GENTLE)
+    b = camera_crop(face, np.random.default_rng(2), GENTLE)
+    shifted = np.ascontiguousarray(np.roll(b, 2, axis=1))
+    return a, [b, shifted, np.ascontiguousarray(np.rot90(_tilted(b, 3.0))), _relit(b)]
+
+
+def _evidence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return jv.evidence(jv.view(a, True), jv.view(b, True))
+
+
+def test_one_changed_element_shows_more_than_any_genuine_change(deck) -> None:
+    """Shifted, turned (and tilted) and relit photos of one face differ less than a near-duplicate
+    (one element changed) does, on the 99th percentile and on the largest region of difference."""
+    checked = 0
+    for a_name, b_name, kind in deck.near_duplicates[:6]:
+        face = _face(deck, a_name)
+        a, genuine = _genuine_variants(face)
+        near = camera_crop(_face(deck, b_name), np.random.default_rng(3), GENTLE)
+        ev_near = _evidence(a, near)
+        ev_genuine = np.array([_evidence(a, g) for g in genuine])
+        assert ev_near[0] > ev_genuine[:, 0].max(), (kind, ev_near, ev_genuine)
+        assert ev_near[2] > ev_genuine[:, 2].max(), (kind, ev_near, ev_genuine)
+        checked += 1
+    assert checked == 6
+
+
+def test_the_judge_with_its_verifier_calls_genuine_pairs_same_and_near_duplicates_not(deck) -> None:
+    judge = PatternJudge()
+    assert judge.verifier is not None, f"{VERIFY_FILE} beside the committed judge was not taken up"
+    for a_name, b_name, _kind in deck.near_duplicates[:4]:
+        a, genuine = _genuine_variants(_face(deck, a_name))
+        for g in genuine:
+            assert judge.compare(a, g).verdict == "same"
+        near = camera_crop(_face(deck, b_name), np.random.default_rng(3), GENTLE)
+        assert judge.compare(a, near).verdict != "same"
+
+
+def test_pairs_are_drawn_reproducibly() -> None:
+    decks = [ProceduralPatternDeck(500, 6, 64)]
+    one, two = tv.draw_pairs(decks, 6, seed=4), tv.draw_pairs(decks, 6, seed=4)
+    for (a1, b1, s1, k1), (a2, b2, s2, k2) in zip(one, two, strict=True):
+        assert (s1, k1) == (s2, k2)
+        np.testing.assert_array_equal(a1, a2)
+        np.testing.assert_array_equal(b1, b2)
+    assert {k for *_, k in one} <= {"same", "random", "hard"}
+
+
+def _judge_copy(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in (*JUDGE.onnx, JUDGE.meta):
+        shutil.copy(MODEL_DIR / name, folder / name)
+    return folder
+
+
+def test_calibration_runs_end_to_end_and_the_judge_takes_it_up(tmp_path: Path) -> None:
+    folder = _judge_copy(tmp_path / "m")
+    settings = tv.calibrate_verifier(folder, [ProceduralPatternDeck(500, 6, 64)], tv.CONFIGS["tiny"], "tiny")
+    written = json.loads((folder / VERIFY_FILE).read_text(encoding="utf-8"))
+    assert written["same_at_or_above"] == settings["same_at_or_above"] >= settings["gate"]
+    assert len(written["combination"]["weights"]) == 2 + len(jv.FEATURES)
+    assert written["validation"]["pairs"] == tv.CONFIGS["tiny"].calibration_pairs
+    assert tv.write_verify_card(settings, folder).is_file()
+    judge = PatternJudge(folder)
+    assert judge.verifier is not None
+    assert judge.same_at == pytest.approx(settings["same_at_or_above"])
+
+
+def test_a_verifier_calibrated_for_other_net_files_is_ignored(tmp_path: Path, caplog) -> None:
+    folder = _judge_copy(tmp_path / "m")
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    settings["judge_sha256"] = {name: "0" * 64 for name in JUDGE.onnx}
+    (folder / VERIFY_FILE).write_text(json.dumps(settings), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        judge = PatternJudge(folder)
+    assert judge.verifier is None
+    assert "calibrated for other judge files" in caplog.text
+    net_meta = json.loads((MODEL_DIR / JUDGE.meta).read_text(encoding="utf-8"))
+    assert judge.same_at == net_meta["thresholds"]["same_at_or_above"]

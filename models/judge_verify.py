@@ -78,10 +78,11 @@ def register(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
     return w
 
 
-def gain_field(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per-channel multiplicative field that brings b's light to a's (smooth, robust to a local change)."""
+def gain_field(a: np.ndarray, b: np.ndarray, log_a: np.ndarray | None = None) -> np.ndarray:
+    """Per-channel multiplicative field that brings b's light to a's (smooth, robust to a local change).
+    ``log_a``: ``log(a + 0.05)`` when the caller has it already."""
     c = SIZE // GAIN_CELLS
-    ratio = np.log(a + 0.05) - np.log(b + 0.05)
+    ratio = (np.log(a + 0.05) if log_a is None else log_a) - np.log(b + 0.05)
     cells = ratio.reshape(GAIN_CELLS, c, GAIN_CELLS, c, 3).transpose(0, 2, 1, 3, 4)
     g = np.median(cells.reshape(GAIN_CELLS, GAIN_CELLS, -1, 3), axis=2).astype(np.float32)
     g = cv2.medianBlur(g, 3)
@@ -91,22 +92,46 @@ def gain_field(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _envelope_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """How far each pixel of a lies outside the min..max of b's 3 x 3 neighbourhood: the largest
     chromatic part plus the lightness part."""
-    e = a - np.clip(a, cv2.erode(b, _K3), cv2.dilate(b, _K3))
-    m = e.mean(axis=2)
-    return np.abs(e - m[:, :, None]).max(axis=2) + np.abs(m)
+    e = a - np.minimum(np.maximum(a, cv2.erode(b, _K3)), cv2.dilate(b, _K3))
+    e0, e1, e2 = e[:, :, 0], e[:, :, 1], e[:, :, 2]
+    m = (e0 + e1 + e2) / np.float32(3.0)
+    return np.maximum(np.maximum(np.abs(e0 - m), np.abs(e1 - m)), np.abs(e2 - m)) + np.abs(m)
 
 
-def difference_map(a: np.ndarray, b: np.ndarray, warp: np.ndarray) -> np.ndarray:
-    """Per-pixel difference of a and b warped onto it, light evened out, inner region only."""
+def difference_map(
+    a: np.ndarray, b: np.ndarray, warp: np.ndarray, blurred_a: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """Per-pixel difference of a and b warped onto it, light evened out, inner region only.
+    ``blurred_a``: (a blurred, log of it + 0.05) when the caller has them already (:func:`prepare`)."""
     bw = cv2.warpAffine(
         b, warp, (SIZE, SIZE), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
     )
-    a = cv2.GaussianBlur(a, (0, 0), BLUR)
+    a, log_a = prepare(a) if blurred_a is None else blurred_a
     bw = cv2.GaussianBlur(bw, (0, 0), BLUR)
-    bw = bw * gain_field(a, bw)
+    bw = bw * gain_field(a, bw, log_a)
     d = np.maximum(_envelope_distance(a, bw), _envelope_distance(bw, a))
     m = round(BORDER * SIZE)
     return d[m : SIZE - m, m : SIZE - m]
+
+
+def prepare(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The reference crop blurred as :func:`difference_map` compares it, and the log it takes of it."""
+    blurred = cv2.GaussianBlur(a, (0, 0), BLUR)
+    return blurred, np.log(blurred + 0.05)
+
+
+def _percentiles(d: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """``np.percentile(d, qs)`` (linear interpolation) from one partial sort."""
+    flat = d.reshape(-1)
+    pos = [q / 100.0 * (flat.size - 1) for q in qs]
+    ks = sorted({int(np.floor(p)) for p in pos} | {min(int(np.floor(p)) + 1, flat.size - 1) for p in pos})
+    part = np.partition(flat, ks)
+    out = []
+    for p in pos:
+        lo = int(np.floor(p))
+        hi = min(lo + 1, flat.size - 1)
+        out.append(float(part[lo] + (part[hi] - part[lo]) * (p - lo)))
+    return out
 
 
 def _largest_region(d: np.ndarray, level: float) -> float:
@@ -119,9 +144,10 @@ def evidence(a: VerifyView, b: VerifyView) -> np.ndarray:
     """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
     percentile of the difference). Crops of different shapes compare b's turns against upright a."""
     best: np.ndarray | None = None
+    ref = prepare(a.images[0])
     for img, grey in zip(b.images, b.greys, strict=True):
-        d = difference_map(a.images[0], img, register(a.greys[0], grey))
-        p99, p995 = np.percentile(d, (99.0, 99.5))
+        d = difference_map(a.images[0], img, register(a.greys[0], grey), ref)
+        p99, p995 = _percentiles(d, (99.0, 99.5))
         if best is not None and p99 >= best[0]:
             continue
         best = np.array([p99, p995, _largest_region(d, 0.2), _largest_region(d, 0.3)], np.float64)

@@ -31,6 +31,10 @@ STACK_PILE_SHARE = 0.5
 played out; a few may be counted there still, plays the camera missed)..."""
 STACK_MEMORY_S = 20.0
 """...and a spread counts only this long after the stack was seen."""
+ANEW_FRACTION = 0.5
+"""A spread's cards are laid anew: at least this share of a frame's cards lie where the normal
+game left none (its table cards, piles and captures, where the adapter placed them); the normal
+game's own table, seen again after hands or a glitch hid it, is no spread."""
 WHOLE_FRACTION = 0.9
 """A spread showing this fraction of the cards, once the referee counts every pile empty, needs no
 stack seen before it."""
@@ -87,15 +91,17 @@ class Minute:
         soon as two frames show the spread at rest (:meth:`_note_spread`), dated from the first
         of them. Hands hiding some of the spread for a frame do not start it again; when hands
         reach for the cards before the spread is ever at rest, it hands over from the fullest
-        view of the spread once the spread has been in sight :data:`SPREAD_WAIT_S`."""
+        view of the spread once the spread has been in sight :data:`SPREAD_WAIT_S`. Only cards laid
+        anew make a spread (:meth:`_laid_anew`)."""
         seen = visible_spots(obs)
         need = max(SPREAD_MIN_CARDS, int(SPREAD_FRACTION * self.expected_cards))
-        if self._whole_spread(seen):
+        spread = len(seen) >= need and self._laid_anew(seen)
+        if spread and self._whole_spread(seen):
             self._spread_whole_at = mono
-        if not self._stack_recent(mono) or (len(seen) < need and self._spread_first is None):
+        if not self._stack_recent(mono) or (not spread and self._spread_first is None):
             self._forget_spread()
             return False
-        if len(seen) >= need:
+        if spread:
             self._note_spread(seen, obs, mono)
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
         if self._spread_rest is not None:
@@ -110,6 +116,26 @@ class Minute:
         assert hook is not None
         hook(len(snapshot), self._spread_done(), obs, self._frame)
         return True
+
+    def _laid_anew(self, seen: list[Spot]) -> bool:
+        """Whether at least :data:`ANEW_FRACTION` of the cards in sight lie where the normal game
+        left none: its table cards, piles and captures, where the adapter placed them. The normal
+        game's last table shows most of its cards in the middle and may follow a "stack" (hands or
+        a glitch hiding all but a card or two for a moment): seen again, it is no spread (the full
+        bench's seeds 1 and 3 started their minutes 4.7 and 8.3 s before the spread, both times
+        while the normal game's last table lay there: 20 cards in sight, 16 in the middle, enough
+        for a spread); the stacked cards spread at random lie mostly at new places (seed 3's
+        replay: 3 of 25 at an old place)."""
+        known = [
+            *self.table_at.values(),
+            *self.pile_at.values(),
+            *(at for places in self.captures_at.values() for at in places),
+        ]
+        if not known:
+            return True
+        tol = 0.5 * self.stable.card_px
+        new = sum(1 for s in seen if not any(np.linalg.norm(s.center - at) <= tol for at in known))
+        return new >= ANEW_FRACTION * len(seen)
 
     def _forget_spread(self) -> None:
         self._spread_first, self._spread_counts = None, []

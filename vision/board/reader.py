@@ -114,6 +114,8 @@ piece's class (see ``_learn_dark``)."""
 LIT_DARK = 0.3
 """Under added light, a ring darker than its board by this much (log units, mean) without hue is
 the hueless piece's (see ``_lit_dark_pieces``)."""
+LIT_PIT = 0.5
+"""... and whose centre is darker than its ring by less than this share of an empty hole's pit."""
 PIT_LIFT = True
 PIT_CALM = 20.0
 """Percentile of the empty holes' pit-to-board ratios taken as unlit by added light."""
@@ -153,6 +155,8 @@ SHADOW_CHECK = True
 SHADOW_LEARN = True
 """Whether that check learns the empty hole from the board first (pits look shallower on some boards
 and under added light than the nominal prototype)."""
+SHADOW_CONNECT = 8
+"""Cells join a group for that check side by side (4) or also corner to corner (8)."""
 SHADOW_FIT = 0.5
 """A hole under occluded cells this close to a class (judged against those cells) shows itself ..."""
 SHADOW_SHARE = 0.5
@@ -835,7 +839,11 @@ class BoardReader:
         # A cell's four holes (the outer ring of cells has two, or one at a corner).
         pad = np.pad(good, 1, constant_values=True).astype(int)
         cell_ok = pad[:-1, :-1] + pad[:-1, 1:] + pad[1:, :-1] + pad[1:, 1:] >= SHADOW_CELL
-        k, lab, _stats, _ = cv2.connectedComponentsWithStats(occluded.astype(np.uint8), connectivity=8)
+        # Groups of cells side by side: a light's or a shadow's edge that meets a hand's group at
+        # one corner only is judged apart from it.
+        k, lab, _stats, _ = cv2.connectedComponentsWithStats(
+            occluded.astype(np.uint8), connectivity=SHADOW_CONNECT
+        )
         out = none.copy()
         for c in range(1, k):
             comp = lab == c
@@ -949,7 +957,14 @@ class BoardReader:
         lean = np.linalg.norm(rd - rd.mean(-1, keepdims=True), axis=-1) / np.maximum(
             np.linalg.norm(rd, axis=-1), 1e-6
         )
-        piece = lit & (dmin >= 1.0) & (rd.mean(-1) <= -LIT_DARK) & (lean <= CLIP_HUE) & (pit > -CLIP_PIT)
+        # No pit: the centre darker than the ring by less than half an empty hole's on this board
+        # (a dark piece's ring, blurred with the bright board round it, is a little lighter).
+        empty = self.prototypes[0]
+        depth = max(CLIP_PIT, -LIT_PIT * (empty[:3].mean() - empty[3:].mean()))
+        # A hole read empty with such a ring is no empty hole either (its ring would be bare board):
+        # the light taken off was more than the piece got.
+        odd = (dmin >= 1.0) | (label == 0)
+        piece = lit & odd & (rd.mean(-1) <= -LIT_DARK) & (lean <= CLIP_HUE) & (pit > -depth)
         if not piece.any():
             return label, conf, dmin
         label, conf, dmin = label.copy(), conf.copy(), dmin.copy()

@@ -42,7 +42,9 @@ The steps, all numpy / OpenCV:
    (of nearly the table's colour) is moved out to the border's outer edge where the segmenter's
    own quad of the card reaches beyond it too (:mod:`vision.cards.border`).
 6. Two quads that overlap in a thin strip along facing sides (touching cards, one side fitted to
-   the neighbour's border) both end at the strip's middle (:mod:`vision.cards.shared_edges`).
+   the neighbour's border) both end at the strip's middle; two that leave a thin gap of card
+   between facing sides (each ended at its printed frame) both move out to the gap's middle
+   (:mod:`vision.cards.shared_edges`).
 7. A quad one dimension of which matches its neighbours' while the other is far longer has the
    side that ran past the card pulled in to the card's edge (:mod:`vision.cards.stretch`).
 """
@@ -66,7 +68,7 @@ from vision.cards.segment import (
     table_colours,
     table_model_mask,
 )
-from vision.cards.shared_edges import split_shared_edges
+from vision.cards.shared_edges import close_gaps, split_shared_edges
 from vision.cards.snap import SnapConfig, snap_quad
 from vision.cards.stretch import StretchConfig, pull_stretched
 from vision.segmenter import Segmentation, Segmenter
@@ -153,6 +155,16 @@ class FinderConfig:
     """Where two found quads overlap along facing sides by a strip at most this fraction of the
     smaller one's short side deep (touching cards, one side on the neighbour's border), both sides
     end at the strip's middle (:mod:`vision.cards.shared_edges`); 0: not."""
+    close_gaps: float = 0.25
+    """Where two found quads' facing sides leave a gap at most this fraction of the smaller one's
+    short side, and the gap is card, not table (touching cards, each quad ended at its printed
+    frame), both sides move out to the gap's middle (:func:`vision.cards.shared_edges.close_gaps`);
+    0: not."""
+    gap_card: float = 0.6
+    """... the gap is card where at least this fraction of it is not table-coloured ..."""
+    gap_seg_card: float = 0.9
+    """... and the segmenter's mean card probability over it is at least this (a patterned
+    cloth's checks between cards laid apart can be of no table colour the border band showed)."""
     border: BorderConfig | None = field(default_factory=BorderConfig)
     """After snapping, move a quad that ended at the print inside a card's plain border out to
     the card's outline (:mod:`vision.cards.border`), where the segmenter's own quad of the card
@@ -876,6 +888,21 @@ def find_cards(
         dets = [
             d if np.array_equal(q, d.quad) else CardDetection(order_quad(q), d.confidence)
             for d, q in zip(dets, split, strict=True)
+        ]
+    if cfg.close_gaps > 0 and foreground is not None and len(dets) >= 2:
+        shift = np.float32([ox, oy])
+
+        def is_card(strip: np.ndarray) -> bool:
+            if _fraction_inside(foreground, (strip - shift) * np.float32(scale)) < cfg.gap_card:
+                return False
+            return seg is None or seg.fraction(seg.card, strip) >= cfg.gap_seg_card
+
+        median_aspect = float(np.median([aspect_ratio(d.quad) for d in dets]))
+        deck = min(CARD_ASPECTS, key=lambda a: abs(a - median_aspect))
+        closed = close_gaps([d.quad for d in dets], is_card, cfg.close_gaps, deck)
+        dets = [
+            d if np.array_equal(q, order_quad(d.quad)) else CardDetection(order_quad(q), d.confidence)
+            for d, q in zip(dets, closed, strict=True)
         ]
     if cfg.stretch is not None and len(dets) >= 2:
         offset = np.float32([ox, oy])

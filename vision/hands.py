@@ -44,6 +44,9 @@ class HandConfig:
     min_not_table: float = 0.25
     """A hand blob has at least this fraction of pixels not in the table's colours (else it is
     the ghost of something that left)."""
+    ghost_min: float = 0.25
+    """The place of a card that left (see :meth:`HandTracker._ghost`) is a region of at least
+    this fraction of a card's area."""
     cover_fraction: float = 0.5
     """A card is covered by a hand when more than this fraction of it is under the hand."""
     carry_start: float = 0.08
@@ -353,6 +356,7 @@ class HandTracker:
         fg = (d > cfg.diff_threshold).astype(np.uint8)
         shadow = self._shadow(low, fg)
         fg[shadow] = 0
+        self._card_size = card_size(card_quads, s)
         ghost = self._ghost(low, fg, colours)
         fg[ghost] = 0
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -368,7 +372,6 @@ class HandTracker:
         bd = cfg.border_px
         blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int], float, int]] = []
         table_colour: np.ndarray | None = None
-        self._card_size = card_size(card_quads, s)
         prev = self._prev_low
         # what changed since the last frame, once for every blob (None: no last frame to compare)
         change = cv2.absdiff(low, prev).max(axis=2) if prev is not None and prev.shape == low.shape else None
@@ -407,7 +410,6 @@ class HandTracker:
         near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
         rate = np.where(fg.astype(bool), cfg.absorb_rate, cfg.learn_rate).astype(np.float32)
         rate[near_hand | shadow] = 0.0
-        rate[ghost] = cfg.absorb_rate
         rate3 = rate[..., None]
         self._memory += rate3 * (low.astype(np.float32) - self._memory)
 
@@ -478,7 +480,17 @@ class HandTracker:
         assert self._memory is not None
         now_table = table_model_mask(low, colours) == 0
         was_card = table_model_mask(self._memory.astype(np.uint8), colours) > 0
-        return (fg > 0) & now_table & was_card
+        ghost = ((fg > 0) & now_table & was_card).astype(np.uint8)
+        # A card's place, not a few pixels of a hand's shading: opened, and a region of at
+        # least ``ghost_min`` of a card's area.
+        ghost = cv2.morphologyEx(ghost, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(ghost, connectivity=8)
+        if n <= 1:
+            return np.zeros(fg.shape, bool)
+        area = self._card_size[1] if self._card_size is not None else 0.002 * fg.size
+        keep = stats[:, cv2.CC_STAT_AREA] >= self.cfg.ghost_min * area
+        keep[0] = False
+        return keep[labels]
 
     def _shadow(self, low: np.ndarray, fg: np.ndarray) -> np.ndarray:
         """The foreground pixels (bool, working resolution) that are a hand's shadow: the table

@@ -194,6 +194,34 @@ def test_a_stack_in_the_middle_then_its_spread_hands_over(tmp_path: Path) -> Non
     assert handed == [pytest.approx(first)]
 
 
+def test_a_track_left_in_a_players_area_where_the_camera_shows_none_hides_no_stack(tmp_path: Path) -> None:
+    """The finder still reports a won card at the top edge after it was gathered into the stack
+    (the frame shows bare table there): the stack is seen, and its spread hands over (seed 3's
+    replay: the stack never counted so, and the minute started 6.3 s late)."""
+    ad, table, handed = spread_watch(tmp_path)
+    ghost = card(9, P[2], *TOP)
+    for _ in range(5):  # the stack, and the ghost the camera does not show
+        stack = [card(1, P[0], *MIDDLE)]
+        table.index += 1
+        table.t += 0.1
+        ad.observe(obs(table.index, table.t, [*stack, ghost]), Captured(table.t, table_image(stack)))
+    spread = spread_cards()
+    table.show(spread)
+    first = table.t
+    table.show(spread)
+    assert handed == [pytest.approx(first)]
+
+
+def test_a_card_in_a_players_area_is_no_stack(tmp_path: Path) -> None:
+    """One card in the middle and a card the camera does show at the top edge: no stack."""
+    _ad, table, handed = spread_watch(tmp_path)
+    for _ in range(5):
+        table.show([card(1, P[0], *MIDDLE), card(9, P[2], *TOP)])
+    for _ in range(3):
+        table.show(spread_cards())
+    assert handed == []
+
+
 def test_a_spread_never_at_rest_hands_over_from_its_fullest_view(tmp_path: Path) -> None:
     """Hands reach for the spread cards at once and keep moving them: the table is never still,
     yet the minute starts, from the first frame that showed the whole spread (a full bench game's

@@ -166,14 +166,7 @@ class Resync:
         not surely another pattern than the finder's own last view of it. A track can stay
         "visible" where a carried card passed and nothing lies now (the full bench's seed 1: a
         play nobody made put the referee one turn out of step for the rest of the game)."""
-        card = self._obs.card(spot.track) if self._obs is not None else None
-        own = card.last_clean_view if card is not None else None
-        if own is None or spot.view is own:
-            return True  # no view of this frame to compare (a hand lies on the card)
-        if own.shape != spot.view.shape:
-            own = cv2.resize(own, (spot.view.shape[1], spot.view.shape[0]), interpolation=cv2.INTER_AREA)
-        p = self.matcher.p_same(self.matcher.signature(spot.view), self.matcher.signature(own))
-        if p >= self.different_below:
+        if self._camera_shows(spot):
             return True
         self.hold(
             {"type": "play"},
@@ -181,3 +174,16 @@ class Resync:
             "une carte signalée là où la caméra n'en montre pas",
         )
         return False
+
+    def _camera_shows(self, spot: Spot) -> bool:
+        """Whether this frame shows the card the finder reports at ``spot`` (whose view was cut
+        from this frame): that view is not surely another pattern than the finder's own last
+        view of the card. ``True`` when there is nothing to compare (a hand lies on the card)."""
+        card = self._obs.card(spot.track) if self._obs is not None else None
+        own = card.last_clean_view if card is not None else None
+        if own is None or spot.view is own:
+            return True
+        if own.shape != spot.view.shape:
+            own = cv2.resize(own, (spot.view.shape[1], spot.view.shape[0]), interpolation=cv2.INTER_AREA)
+        p = self.matcher.p_same(self.matcher.signature(spot.view), self.matcher.signature(own))
+        return p >= self.different_below

@@ -129,3 +129,24 @@ def test_a_verifier_calibrated_for_other_net_files_is_ignored(tmp_path: Path, ca
     assert "calibrated for other judge files" in caplog.text
     net_meta = json.loads((MODEL_DIR / JUDGE.meta).read_text(encoding="utf-8"))
     assert judge.same_at == net_meta["thresholds"]["same_at_or_above"]
+
+
+def test_signatures_made_without_the_verifier_are_judged_by_the_net_alone(tmp_path: Path, deck) -> None:
+    """A pair whose signatures lack the verifier's view keeps the net's p_same, and is "same" only
+    where the net alone would say so (its own threshold)."""
+    with_verifier = PatternJudge()
+    net_only = PatternJudge(_judge_copy(tmp_path / "net"))
+    assert net_only.verifier is None
+    crops = [
+        camera_crop(_face(deck, p), np.random.default_rng(i), GENTLE) for i, p in enumerate(deck.patterns[:3])
+    ]
+    crops.append(camera_crop(_face(deck, deck.patterns[0]), np.random.default_rng(9), GENTLE))
+    plain = net_only.signatures(crops)
+    pairs = [(plain[3], plain[i]) for i in range(3)]
+    p_net = net_only.p_same_many(pairs)
+    p = with_verifier.p_same_many(pairs)
+    for pn, pv in zip(p_net, p, strict=True):
+        if pn >= net_only.same_at:
+            assert pv == pn
+        else:
+            assert pv <= pn and pv < with_verifier.same_at

@@ -91,6 +91,7 @@ class PatternJudge:
         self.same_at = float(self.meta["thresholds"]["same_at_or_above"])
         self.views = int(self.meta.get("views", 2 if self.meta.get("both_ways") else 1))
         self.verifier = load_verifier(MODEL_DIR if model_dir is None else Path(model_dir), self.meta)
+        self.net_same_at = self.same_at
         if self.verifier is not None:
             self.same_at = float(self.verifier["same_at_or_above"])
             self.gate = float(self.verifier["gate"])
@@ -149,7 +150,10 @@ class PatternJudge:
         for k in np.flatnonzero(p >= self.gate):
             a, b = pairs[k]
             if a.view is None or b.view is None:
-                raise InputError("signature without the verifier's view: make it with this judge")
+                # Made without the verifier: the net alone, against its own "same" threshold.
+                if p[k] < self.net_same_at:
+                    p[k] = min(p[k], float(np.nextafter(self.same_at, 0.0)))
+                continue
             if a.square != b.square:
                 p[k] = 0.0
                 continue

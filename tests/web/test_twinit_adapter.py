@@ -194,17 +194,17 @@ def test_a_stack_in_the_middle_then_its_spread_hands_over(tmp_path: Path) -> Non
     assert handed == [pytest.approx(first)]
 
 
-def test_a_track_left_in_a_players_area_where_the_camera_shows_none_hides_no_stack(tmp_path: Path) -> None:
-    """The finder still reports a won card at the top edge after it was gathered into the stack
-    (the frame shows bare table there): the stack is seen, and its spread hands over (seed 3's
-    replay: the stack never counted so, and the minute started 6.3 s late)."""
+def test_tracks_left_in_players_areas_where_the_camera_shows_none_hide_no_stack(tmp_path: Path) -> None:
+    """The finder still reports three won cards at the edges after they were gathered into the
+    stack (the frame shows bare table there): the stack is seen, and its spread hands over (seed
+    3's replay: the stack never counted so, and the minute started 6.3 s late)."""
     ad, table, handed = spread_watch(tmp_path)
-    ghost = card(9, P[2], *TOP)
-    for _ in range(5):  # the stack, and the ghost the camera does not show
+    ghosts = [card(9, P[2], *TOP), card(10, P[3], 400, 680), card(11, P[1], 60, 360)]
+    for _ in range(5):  # the stack, and the tracks the camera does not show
         stack = [card(1, P[0], *MIDDLE)]
         table.index += 1
         table.t += 0.1
-        ad.observe(obs(table.index, table.t, [*stack, ghost]), Captured(table.t, table_image(stack)))
+        ad.observe(obs(table.index, table.t, [*stack, *ghosts]), Captured(table.t, table_image(stack)))
     spread = spread_cards()
     table.show(spread)
     first = table.t

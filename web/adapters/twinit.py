@@ -329,18 +329,21 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             }
 
     def _stack_like(self, seen: list[Spot], obs: TableObservation) -> bool:
-        """At most :data:`STACK_MAX_CARDS` cards in sight, none in a player's area; a card the
-        finder still reports in an area where this frame shows none (a track left behind where a
-        won card lay, gathered with the rest) is no card there (seed 3's replay: such a track at
-        the top edge hid the whole stack, and the minute started 6.3 s late, from the whole
-        spread once the referee counted the last piles empty)."""
-        if len(seen) > STACK_MAX_CARDS:
+        """At most :data:`STACK_MAX_CARDS` cards in sight in the middle, none in a player's area,
+        the referee counting the piles low (:meth:`_piles_low`). Cards the finder still reports in
+        the players' areas where this frame shows none (tracks left behind where won cards lay,
+        gathered with the rest) are no cards there (seed 3's replay: three such tracks hid the
+        whole stack, and the minute started 6.3 s late, from the whole spread once the referee
+        counted the last piles empty)."""
+        middle = sum(1 for s in seen if self.zone(s.center) is None)
+        if middle > STACK_MAX_CARDS:
             return False
         in_areas = [s for s in seen if self.zone(s.center) is not None]
         if not in_areas:
             return True
-        cut = fresh_views(in_areas, getattr(self._frame, "image", None), obs)
-        return not any(self._camera_shows(s) for s in cut)
+        if not self._piles_low():
+            return False
+        return not any(self._cameras_show(fresh_views(in_areas, getattr(self._frame, "image", None), obs)))
 
     def _note_views(self, obs: TableObservation, image: np.ndarray | None, mono: float) -> None:
         """The newest unhidden view of every place a card lies (a slap is judged from these), and

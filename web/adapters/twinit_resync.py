@@ -179,11 +179,25 @@ class Resync:
         """Whether this frame shows the card the finder reports at ``spot`` (whose view was cut
         from this frame): that view is not surely another pattern than the finder's own last
         view of the card. ``True`` when there is nothing to compare (a hand lies on the card)."""
-        card = self._obs.card(spot.track) if self._obs is not None else None
-        own = card.last_clean_view if card is not None else None
-        if own is None or spot.view is own:
-            return True
-        if own.shape != spot.view.shape:
-            own = cv2.resize(own, (spot.view.shape[1], spot.view.shape[0]), interpolation=cv2.INTER_AREA)
-        p = self.matcher.p_same(self.matcher.signature(spot.view), self.matcher.signature(own))
-        return p >= self.different_below
+        return self._cameras_show([spot])[0]
+
+    def _cameras_show(self, spots: list[Spot]) -> list[bool]:
+        """:meth:`_camera_shows` for each spot, with the judge called once for them all."""
+        out = [True] * len(spots)
+        crops: list[np.ndarray] = []
+        todo: list[int] = []
+        for i, spot in enumerate(spots):
+            card = self._obs.card(spot.track) if self._obs is not None else None
+            own = card.last_clean_view if card is not None else None
+            if own is None or spot.view is own:
+                continue
+            if own.shape != spot.view.shape:
+                own = cv2.resize(own, (spot.view.shape[1], spot.view.shape[0]), interpolation=cv2.INTER_AREA)
+            crops += [spot.view, own]
+            todo.append(i)
+        if todo:
+            sigs = self.matcher.signatures(crops)
+            ps = self.matcher.p_same_many([(sigs[2 * k], sigs[2 * k + 1]) for k in range(len(todo))])
+            for i, p in zip(todo, ps, strict=True):
+                out[i] = p >= self.different_below
+        return out

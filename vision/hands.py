@@ -474,7 +474,9 @@ class HandTracker:
     def _ghost(self, low: np.ndarray, fg: np.ndarray, colours: np.ndarray | None) -> np.ndarray:
         """The foreground pixels (bool, working resolution) that show the table's own colours where
         the memory does not: the place of a card that has left (slid away beside a hand, swept
-        off), not a hand. The memory takes the table back there, even beside a hand."""
+        off), not a hand: a region of at least ``ghost_min`` of a card (a few pixels of a hand's
+        shading in the table's colours stay the hand). Away from the hands the memory takes the
+        table back there quickly (as it does any change that is not a hand)."""
         if not fg.any():
             return np.zeros(fg.shape, bool)
         assert self._memory is not None

@@ -40,7 +40,9 @@ The steps, all numpy / OpenCV:
    inside and table outside (:mod:`vision.cards.snap`: not a print inside the card, not a
    neighbour or a shadow beyond it). A quad that ended at the print inside a card's plain border
    (of nearly the table's colour) is moved out to the border's outer edge where the segmenter's
-   own quad of the card reaches beyond it too (:mod:`vision.cards.border`).
+   own quad of the card reaches beyond it too (:mod:`vision.cards.border`), or where three or
+   more cards of the frame show a border of one relative width (the deck's) and what it adds is
+   not table-coloured between this card and things that are not (the table in a row's gaps).
 6. Two quads that overlap in a thin strip along facing sides (touching cards, one side fitted to
    the neighbour's border) both end at the strip's middle; two that leave a thin gap of card
    between facing sides (each ended at its printed frame) both move out to the gap's middle
@@ -169,6 +171,11 @@ class FinderConfig:
     """After snapping, move a quad that ended at the print inside a card's plain border out to
     the card's outline (:mod:`vision.cards.border`), where the segmenter's own quad of the card
     reaches beyond it too; ``None``: not."""
+    border_agree: int = 3
+    """Where at least this many cards of a frame show a plain border beyond their quad
+    (:func:`vision.cards.border.outer_border`), one whose border's relative width is the frame's
+    median's (within :data:`BORDER_AGREEMENT`) is grown to it without the segmenter's agreement;
+    0: not."""
     stretch: StretchConfig | None = field(default_factory=StretchConfig)
     """Last, a quad whose one dimension matches its neighbours' while the other runs far longer
     (a side over the card beneath, a gap or a neighbour) has that side pulled in to the card's edge
@@ -505,6 +512,41 @@ def _mask_candidates(
     out = _candidates(carved, img_area, cfg, peaks=peaks)
     out += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg, peaks=peaks)]
     return out
+
+
+BORDER_AGREEMENT = 0.25
+"""A border's relative width within this fraction of the frame's median is the deck's border."""
+
+
+def _border_reach(quad: np.ndarray, grown: np.ndarray) -> float:
+    """How far ``grown`` reaches beyond ``quad`` (area gained over the perimeter), over the square
+    root of ``quad``'s area (a card's border width relative to its size)."""
+    area = quad_area(quad)
+    perimeter = float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).sum())
+    return (quad_area(grown) - area) / max(perimeter, 1e-6) / max(np.sqrt(area), 1e-6)
+
+
+def _ring_foreground(mask: np.ndarray, quad: np.ndarray, grown: np.ndarray, scale: float) -> float:
+    """The fraction of the ring between ``quad`` and ``grown`` (full-resolution pixels) where the
+    working-size ``mask`` is set."""
+    inner, outer = quad * np.float32(scale), grown * np.float32(scale)
+    a_in, a_out = quad_area(inner), quad_area(outer)
+    if a_out <= a_in:
+        return 0.0
+    fg = _fraction_inside(mask, outer) * a_out - _fraction_inside(mask, inner) * a_in
+    return float(np.clip(fg / (a_out - a_in), 0.0, 1.0))
+
+
+def _table_gap(mask: np.ndarray | None, quad: np.ndarray, grown: np.ndarray, scale: float) -> bool:
+    """Whether what ``grown`` adds around ``quad`` (full-resolution) is mostly table-coloured while
+    what lies beyond it, as wide again, mostly is not (``mask``: the working image's not-table
+    pixels): the table in the gaps between cards laid in rows, not a border of the card's own."""
+    if mask is None:
+        return False
+    c = grown.mean(axis=0)
+    beyond = c + (grown - c) * np.float32(np.sqrt(quad_area(grown) / max(quad_area(quad), 1.0)))
+    ring = _ring_foreground(mask, quad, grown, scale)
+    return ring < 0.5 and _ring_foreground(mask, grown, beyond, scale) >= 0.5
 
 
 def _fraction_inside(mask: np.ndarray, quad: np.ndarray, shrink: float = 1.0, level: float = 0.0) -> float:
@@ -844,6 +886,8 @@ def find_cards(
     )
     channels: tuple[np.ndarray, ...] | None = None
     dets = []
+    borders: list[float] = []  # each border found's relative width (:func:`_border_reach`)
+    unconfirmed: list[tuple[int, float, np.ndarray]] = []  # (det, relative width, grown quad)
     for q, s in cands:
         quad = q / scale if scale != 1.0 else q.copy()
         # The carved mask lies ~1 px inside the card's edge: grow by the carve before refining.
@@ -877,12 +921,29 @@ def find_cards(
             conf = s * (0.6 + 0.4 * edge)
         if cfg.snap is not None:
             quad, _ = snap_quad(image, quad, colours, cfg.snap)
+        pending: np.ndarray | None = None
         if cfg.border is not None and learned:
             grown = outer_border(image, quad, cfg.border)
-            if grown is not None and learned_agrees(quad, grown, learned):
-                quad = grown
+            if grown is not None:
+                borders.append(_border_reach(quad, grown))
+                if learned_agrees(quad, grown, learned):
+                    quad = grown
+                else:
+                    pending = grown
         if conf >= cfg.min_confidence:
+            if pending is not None:
+                unconfirmed.append((len(dets), _border_reach(quad, pending), pending))
             dets.append(CardDetection(order_quad(quad + np.float32([ox, oy])), float(conf)))
+    if cfg.border_agree > 0 and len(borders) >= cfg.border_agree and unconfirmed:
+        # cards of one deck have one border: where enough cards show a border of one relative
+        # width, a card showing the same is taken as grown without the segmenter's word
+        typical = float(np.median(borders))
+        for k, reach, grown in unconfirmed:
+            quad = dets[k].quad - np.float32([ox, oy])
+            if abs(reach - typical) <= BORDER_AGREEMENT * typical and not _table_gap(
+                foreground, quad, grown, scale
+            ):
+                dets[k] = CardDetection(order_quad(grown + np.float32([ox, oy])), dets[k].confidence)
     if cfg.shared_edges > 0 and len(dets) >= 2:
         split = split_shared_edges([d.quad for d in dets], cfg.shared_edges)
         dets = [

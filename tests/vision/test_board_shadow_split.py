@@ -29,3 +29,32 @@ def test_a_lit_patch_running_into_a_hand_is_read() -> None:
     top[:, :2] = False
     assert top.sum() >= 60 and (reading.matrix == truth)[top].all()
     assert not (reading.covered & top).any()
+
+
+def _read_visible(seed: int, index: int):
+    """(reading, truth, visible holes, valid holes) of the suite's board ``index`` for ``seed``."""
+    board = suite_board(seed, index)
+    spec = board.spec
+    clear, scene = board.scenes(1280, 720)
+    reading = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask())).read(scene.image)
+    valid = spec.valid_mask()
+    return reading, scene.truth.pegs, valid & ~near_hands(scene, 2.0), valid
+
+
+def test_a_shadow_meeting_a_hand_at_one_corner_is_judged_apart() -> None:
+    """Seed 83, board 10: two cells of a hand's shadow touch the hand's cells at one corner only;
+    as one group with the hand they covered a hole two pitches from it (the board's only loss)."""
+    reading, truth, visible, valid = _read_visible(83, 10)
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & valid).any()
+    assert visible[5, 10] and reading.matrix[5, 10] == truth[5, 10] == 0
+    assert (reading.matrix == truth)[visible].all()
+
+
+def test_a_small_shadow_group_at_a_hand_s_edge_keeps_only_its_edge_cell() -> None:
+    """Seed 113, board 4: an arm's shadow, five cells along the border line, one of them at the
+    arm's edge over a hole; the whole group was taken as a hand and five holes two pitches and
+    more from it abstained."""
+    reading, truth, visible, valid = _read_visible(113, 4)
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & valid).any()
+    for hole in ((21, 8), (21, 9), (22, 8), (22, 9), (22, 10)):
+        assert visible[hole] and reading.matrix[hole] == truth[hole]

@@ -94,6 +94,8 @@ SAT_LIFT = 10.0
 SAT_EVEN = 0.3
 """... and each channel within this share of that lift (plus ``NOISE_LEVEL``) of its board plus the
 lift, clipped at white (white light)."""
+BLACK_LEVEL = 0.0
+"""The darkest a camera shows anything (0..255, noise included): no class is expected darker."""
 NOISE_LEVEL = 3.0
 """Noise (0..255) in a cell's colour."""
 CLIP_PIT = 0.04
@@ -155,7 +157,7 @@ SHADOW_CHECK = True
 SHADOW_LEARN = True
 """Whether that check learns the empty hole from the board first (pits look shallower on some boards
 and under added light than the nominal prototype)."""
-SHADOW_CONNECT = 8
+SHADOW_CONNECT = 4
 """Cells join a group for that check side by side (4) or also corner to corner (8)."""
 SHADOW_FIT = 0.5
 """A hole under occluded cells this close to a class (judged against those cells) shows itself ..."""
@@ -166,6 +168,9 @@ SHADOW_SMALL = 6
 """... and a group of at most this many occluded cells all of whose holes show themselves, too."""
 SHADOW_SMALL_FIT = 0.8
 """... each of whose holes matches a class within this (judged against those cells), too."""
+SHADOW_SMALL_CELLS = True
+"""... or, in such a small group, each cell whose own holes all show themselves so (one of its cells
+at a hand's edge)."""
 SHADOW_CELL = 3
 """How many of a cell's four holes must show themselves for it to be lifted."""
 SHADOW_HOLES = 4
@@ -701,6 +706,16 @@ class BoardReader:
         dmin = np.where((label == 0) & flat, np.maximum(dmin, 1.0), dmin)
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
+    def _floored(self, protos: np.ndarray, board: np.ndarray) -> np.ndarray:
+        """``protos`` ((3, 6), or (..., 3, 6) per hole) for holes on ``board`` (..., 3), each
+        channel no darker than a camera shows anything (``BLACK_LEVEL``): in deep shadow a black
+        peg's ratio to the board is the black level's, not its own (nothing darker shows). The
+        same array where no hole's board is that dark."""
+        low = np.log(BLACK_LEVEL + 8.0) - board  # (..., 3): the black level's log ratio
+        if not BLACK_LEVEL or not board.size or (protos.min() >= low).all():
+            return protos
+        return np.maximum(protos, np.concatenate([low, low], -1)[..., None, :])
+
     def _classify_lit(
         self,
         v: np.ndarray,
@@ -818,9 +833,12 @@ class BoardReader:
     def _not_hands(self, f: _Features, occluded: np.ndarray, hand_cells: np.ndarray | None) -> np.ndarray:
         """Occluded cells that are no hand: a hard shadow's or a coloured light's edge changes the
         board's hue as a hand does, but a hand hides the holes under it. Judged against the cells
-        themselves, a cell whose four holes all match a class closely (pits showing, pegs in
-        their colours), in a group where at least ``SHADOW_SHARE`` of the holes do, is bare
-        board."""
+        themselves (the empty hole learnt from the holes clear of them), a cell whose four holes
+        all match a class closely (pits showing, pegs in their colours), in a group where at least
+        ``SHADOW_SHARE`` of the holes do, is bare board; so are a small group's cells whose holes
+        all do, and the parts of a mixed group (light running into a hand) whose holes all show
+        themselves (see ``_showing_part``, ``_showing_rim``). Groups are cells side by side
+        (``SHADOW_CONNECT``)."""
         none = np.zeros_like(occluded)
         if not occluded.any() or not SHADOW_CHECK:
             return none
@@ -860,6 +878,10 @@ class BoardReader:
             touch = (comp[:-1, :-1] | comp[:-1, 1:] | comp[1:, :-1] | comp[1:, 1:]) & self.valid
             if comp.sum() <= SHADOW_SMALL and touch.sum() >= 2 and shows[touch].all():
                 out |= comp
+            elif comp.sum() <= SHADOW_SMALL and SHADOW_SMALL_CELLS:
+                # ... or, where one of its cells meets a hand's edge, its cells with two holes and
+                # more at their corners, all showing themselves (the one at the edge stays).
+                out |= comp & self._cells_showing(shows)
         if out.any():
             log.debug("board reader: %d occluded cells are light or shadow, not a hand", int(out.sum()))
         return out
@@ -880,6 +902,14 @@ class BoardReader:
             if inner.sum() >= SPLIT_HOLES and good[inner].all():
                 out |= part
         return out
+
+    def _cells_showing(self, shows: np.ndarray) -> np.ndarray:
+        """(N+1, N+1) bool: cells with at least two valid holes at their corners, all of which
+        are in ``shows``."""
+        shown = np.pad(shows | ~self.valid, 1, constant_values=True)
+        valid = np.pad(self.valid, 1).astype(int)
+        all_show = shown[:-1, :-1] & shown[:-1, 1:] & shown[1:, :-1] & shown[1:, 1:]
+        return all_show & (valid[:-1, :-1] + valid[:-1, 1:] + valid[1:, :-1] + valid[1:, 1:] >= 2)
 
     def _showing_rim(self, comp: np.ndarray, shows: np.ndarray) -> np.ndarray:
         """The cells of a group of occluded cells that lie on the board's rim, outside the lattice,
@@ -1194,7 +1224,7 @@ class BoardReader:
             self._glare = np.maximum(self._glare, self._lift)
         lit = self._glare > LIT_MIN
         vg = self._ratio(f.hole_log, board, self._glare)
-        label, conf, dmin = self._classify_lit(v, vg, lit, self.prototypes, self._faded)
+        label, conf, dmin = self._classify_lit(v, vg, lit, self._floored(self.prototypes, board), self._faded)
         if LOCAL_SIGMA > 0:
             # Light is not only a ratio: lamp light or glare added on top lifts a dark piece far
             # more than the board, so each class is also learnt locally from its confident
@@ -1202,7 +1232,7 @@ class BoardReader:
             # Not a hole on a board clipped at white: what it shows is not its class's colour.
             sure = ok & (conf > 0.95) & (dmin < LOCAL_FIT) & ~self._clipped
             self._local = self._local_protos(v, label, sure)
-            ll, lc, ld = self._classify_lit(v, vg, lit, self._local, self._faded)
+            ll, lc, ld = self._classify_lit(v, vg, lit, self._floored(self._local, board), self._faded)
             # The local model wins where it fits better (a hole with no like neighbours keeps
             # the board-wide one's verdict).
             better = ld < dmin
@@ -1251,7 +1281,7 @@ class BoardReader:
             vg = self._ratio(f.hole_log[idx], board[idx], self._glare[idx])
             lit = self._glare[idx] > LIT_MIN
             local = self._local[idx] if self._local is not None else self.prototypes
-            lab, c, d = self._classify_lit(v, vg, lit, local, self._faded[idx])
+            lab, c, d = self._classify_lit(v, vg, lit, self._floored(local, board[idx]), self._faded[idx])
             if not self._adapted.all():
                 fresh = ~covered[idx] & (c > 0.95) & ~self._adapted[lab]
                 if fresh.any():
@@ -1262,7 +1292,9 @@ class BoardReader:
                         for k in np.nonzero(self._adapted & ~before)[0]:
                             self._local[:, :, k] = self.prototypes[k]
                     local = self._local[idx] if self._local is not None else self.prototypes
-                    lab, c, d = self._classify_lit(v, vg, lit, local, self._faded[idx])
+                    lab, c, d = self._classify_lit(
+                        v, vg, lit, self._floored(local, board[idx]), self._faded[idx]
+                    )
             lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
             lab, c, d = self._lit_dark_pieces(
                 f.hole_log[idx], board[idx], lab, c, d, self._glare[idx] > LIT_MIN

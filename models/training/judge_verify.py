@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -115,13 +116,18 @@ def net_logits(model_dir: Path, pairs: Sequence[Pair]) -> np.ndarray:
     return a_ * z + b_
 
 
-def verifier_evidence(pairs: Sequence[Pair]) -> np.ndarray:
-    """(n, len(FEATURES)) evidence of each pair (crops of different shapes: +inf, never the same)."""
+def verifier_evidence(pairs: Sequence[Pair], ms: list[float] | None = None) -> np.ndarray:
+    """(n, len(FEATURES)) evidence of each pair (crops of different shapes: +inf, never the same);
+    ``ms`` collects the milliseconds of each comparison (both views made beforehand)."""
     out = np.full((len(pairs), len(jv.FEATURES)), np.inf)
     for k, (ca, cb, _, _) in enumerate(pairs):
         sa, sb = is_square(ca), is_square(cb)
         if sa == sb:
-            out[k] = jv.evidence(jv.view(ca, sa), jv.view(cb, sb))
+            va, vb = jv.view(ca, sa), jv.view(cb, sb)
+            t0 = time.perf_counter()
+            out[k] = jv.evidence(va, vb)
+            if ms is not None:
+                ms.append((time.perf_counter() - t0) * 1000)
     return out
 
 
@@ -155,13 +161,13 @@ class Scored:
     """The shorter side (px) of the smaller crop of each pair."""
 
 
-def score(model_dir: Path, pairs: Sequence[Pair], gate: float) -> Scored:
+def score(model_dir: Path, pairs: Sequence[Pair], gate: float, ms: list[float] | None = None) -> Scored:
     z = net_logits(model_dir, pairs)
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
     gated = p >= gate
     ev = np.full((len(pairs), len(jv.FEATURES)), np.inf)
     idx = np.flatnonzero(gated)
-    ev[idx] = verifier_evidence([pairs[i] for i in idx])
+    ev[idx] = verifier_evidence([pairs[i] for i in idx], ms)
     side = np.asarray([min(*a.shape[:2], *b.shape[:2]) for a, b, _, _ in pairs], np.float64)
     same = np.asarray([pr[2] for pr in pairs])
     return Scored(same, np.asarray([pr[3] for pr in pairs]), p, gated, ev, z, side)
@@ -240,7 +246,8 @@ def calibrate_verifier(
         jv.design_row(fit.net_logit[ok], fit.evidence[ok]), fit.same[ok].astype(float), cfg.l2
     )
     log.info("judge verifier fitted on %d gated pairs (%.0f s)", int(ok.sum()), time.perf_counter() - t0)
-    cal = score(model_dir, draw_pairs(decks, cfg.calibration_pairs, cfg.calibration_seed), cfg.gate)
+    ms: list[float] = []
+    cal = score(model_dir, draw_pairs(decks, cfg.calibration_pairs, cfg.calibration_seed), cfg.gate, ms)
     p = combined_p(cal, model, different_below)
     target = float(meta.get("config", {}).get("target_confident_wrong", 0.0006))
     same_at = same_threshold(p, cal.same, target, cfg.gate)
@@ -265,6 +272,12 @@ def calibrate_verifier(
         "validation": validation,
         "net_alone_validation": net_alone,
         "gated_share": float(np.mean(cal.gated)),
+        "ms_per_pair": {
+            "median": round(float(np.median(ms)), 3) if ms else None,
+            "p95": round(float(np.percentile(ms, 95)), 3) if ms else None,
+            "note": "one thread, the calibration's crops (44..120 px), on the machine that calibrated"
+            f" (load average {os.getloadavg()[0]:.1f} at the end)",
+        },
         "evidence_quantiles": {"q": list(QUANTILES), **gated_ev},
         "judge_sha256": {name: sha256(model_dir / name) for name in JUDGE.onnx},
         "seconds": round(time.perf_counter() - t0, 1),
@@ -305,6 +318,7 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
         f"- net alone: `{json.dumps(settings['net_alone_validation'])}`",
         f"- with the verifier: `{json.dumps(settings['validation'])}`",
         f"- share of pairs measured by the verifier: {settings['gated_share']:.3f}",
+        f"- verifier per measured pair (views made beforehand): `{json.dumps(settings['ms_per_pair'])}` ms",
         f"- evidence quantiles of the measured pairs: `{json.dumps(settings['evidence_quantiles'])}`",
         "",
         f"Calibrated for the judge files with sha256 `{json.dumps(settings['judge_sha256'])}`; other judge"

@@ -150,3 +150,24 @@ def test_signatures_made_without_the_verifier_are_judged_by_the_net_alone(tmp_pa
             assert pv == pn
         else:
             assert pv <= pn and pv < with_verifier.same_at
+
+
+def test_the_train_command_calibrates_the_verifier_beside_the_judge(tmp_path: Path, capsys) -> None:
+    from web.cli import main
+
+    folder = _judge_copy(tmp_path / "m")
+    assert main(["train", "judge-verify", "--tiny", "--out", str(folder)]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["model"] == "judge-verify" and summary["config"] == "tiny"
+    settings = json.loads((folder / VERIFY_FILE).read_text(encoding="utf-8"))
+    assert settings["validation"] == summary["validation"]
+    assert "tableref train judge-verify --tiny" in (folder / tv.VERIFY_CARD).read_text(encoding="utf-8")
+    assert PatternJudge(folder).verifier is not None
+
+
+def test_the_train_command_names_the_missing_judge(tmp_path: Path, capsys) -> None:
+    from web.cli import main
+
+    assert main(["train", "judge-verify", "--tiny", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / JUDGE.meta) in err and "tableref train judge" in err

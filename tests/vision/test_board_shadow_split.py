@@ -58,3 +58,17 @@ def test_a_small_shadow_group_at_a_hand_s_edge_keeps_only_its_edge_cell() -> Non
     assert not ((reading.matrix >= 0) & (reading.matrix != truth) & valid).any()
     for hole in ((21, 8), (21, 9), (22, 8), (22, 9), (22, 10)):
         assert visible[hole] and reading.matrix[hole] == truth[hole]
+
+
+def test_a_thin_line_of_lit_cells_is_no_hand() -> None:
+    """Seed 67, board 5 again: at the bottom right, the lit board's edge against the shadow runs
+    in a line of odd cells with no hole inside, seven of them (longer than a small group), every
+    hole beside them a clear pit or peg: the holes round them abstained."""
+    reading, truth, visible, valid = _read_visible(67, 5)
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & valid).any()
+    corner = visible.copy()
+    corner[:19] = False
+    corner[:, :18] = False
+    corner[:, 23:] = False  # beside the rim's own odd cells, which reach the hands' shadow
+    assert corner.sum() >= 20 and (reading.matrix == truth)[corner].all()
+    assert ((reading.matrix == truth) & visible).sum() >= 265

@@ -94,7 +94,7 @@ SAT_LIFT = 10.0
 SAT_EVEN = 0.3
 """... and each channel within this share of that lift (plus ``NOISE_LEVEL``) of its board plus the
 lift, clipped at white (white light)."""
-BLACK_LEVEL = 0.0
+BLACK_LEVEL = 10.0
 """The darkest a camera shows anything (0..255, noise included): no class is expected darker."""
 NOISE_LEVEL = 3.0
 """Noise (0..255) in a cell's colour."""
@@ -168,6 +168,8 @@ SHADOW_SMALL = 6
 """... and a group of at most this many occluded cells all of whose holes show themselves, too."""
 SHADOW_SMALL_FIT = 0.8
 """... each of whose holes matches a class within this (judged against those cells), too."""
+SHADOW_THIN = True
+"""... and a group of any length with no hole inside (a line of cells) all of whose holes do."""
 SHADOW_SMALL_CELLS = True
 """... or, in such a small group, each cell whose own holes all show themselves so (one of its cells
 at a hand's edge)."""
@@ -706,12 +708,14 @@ class BoardReader:
         dmin = np.where((label == 0) & flat, np.maximum(dmin, 1.0), dmin)
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
-    def _floored(self, protos: np.ndarray, board: np.ndarray) -> np.ndarray:
+    def _floored(self, protos: np.ndarray, board: np.ndarray, lit: np.ndarray) -> np.ndarray:
         """``protos`` ((3, 6), or (..., 3, 6) per hole) for holes on ``board`` (..., 3), each
         channel no darker than a camera shows anything (``BLACK_LEVEL``): in deep shadow a black
-        peg's ratio to the board is the black level's, not its own (nothing darker shows). The
-        same array where no hole's board is that dark."""
+        peg's ratio to the board is the black level's, not its own (nothing darker shows). Not
+        where light is added on top (``lit``): that lifts a dark piece off the black. The same
+        array where no hole's board is that dark."""
         low = np.log(BLACK_LEVEL + 8.0) - board  # (..., 3): the black level's log ratio
+        low = np.where(lit[..., None], -np.inf, low)
         if not BLACK_LEVEL or not board.size or (protos.min() >= low).all():
             return protos
         return np.maximum(protos, np.concatenate([low, low], -1)[..., None, :])
@@ -876,7 +880,9 @@ class BoardReader:
             # A small group (a shadow's or light's edge, often along the board's rim): every hole
             # at its cells' corners shows itself, so nothing lies over any of them.
             touch = (comp[:-1, :-1] | comp[:-1, 1:] | comp[1:, :-1] | comp[1:, 1:]) & self.valid
-            if comp.sum() <= SHADOW_SMALL and touch.sum() >= 2 and shows[touch].all():
+            # So is a thin one of any length (a line of cells, no hole inside).
+            small = comp.sum() <= SHADOW_SMALL or (SHADOW_THIN and not inner.any())
+            if small and touch.sum() >= 2 and shows[touch].all():
                 out |= comp
             elif comp.sum() <= SHADOW_SMALL and SHADOW_SMALL_CELLS:
                 # ... or, where one of its cells meets a hand's edge, its cells with two holes and
@@ -1224,7 +1230,9 @@ class BoardReader:
             self._glare = np.maximum(self._glare, self._lift)
         lit = self._glare > LIT_MIN
         vg = self._ratio(f.hole_log, board, self._glare)
-        label, conf, dmin = self._classify_lit(v, vg, lit, self._floored(self.prototypes, board), self._faded)
+        label, conf, dmin = self._classify_lit(
+            v, vg, lit, self._floored(self.prototypes, board, lit), self._faded
+        )
         if LOCAL_SIGMA > 0:
             # Light is not only a ratio: lamp light or glare added on top lifts a dark piece far
             # more than the board, so each class is also learnt locally from its confident
@@ -1232,7 +1240,7 @@ class BoardReader:
             # Not a hole on a board clipped at white: what it shows is not its class's colour.
             sure = ok & (conf > 0.95) & (dmin < LOCAL_FIT) & ~self._clipped
             self._local = self._local_protos(v, label, sure)
-            ll, lc, ld = self._classify_lit(v, vg, lit, self._floored(self._local, board), self._faded)
+            ll, lc, ld = self._classify_lit(v, vg, lit, self._floored(self._local, board, lit), self._faded)
             # The local model wins where it fits better (a hole with no like neighbours keeps
             # the board-wide one's verdict).
             better = ld < dmin
@@ -1281,7 +1289,9 @@ class BoardReader:
             vg = self._ratio(f.hole_log[idx], board[idx], self._glare[idx])
             lit = self._glare[idx] > LIT_MIN
             local = self._local[idx] if self._local is not None else self.prototypes
-            lab, c, d = self._classify_lit(v, vg, lit, self._floored(local, board[idx]), self._faded[idx])
+            lab, c, d = self._classify_lit(
+                v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
+            )
             if not self._adapted.all():
                 fresh = ~covered[idx] & (c > 0.95) & ~self._adapted[lab]
                 if fresh.any():
@@ -1293,7 +1303,7 @@ class BoardReader:
                             self._local[:, :, k] = self.prototypes[k]
                     local = self._local[idx] if self._local is not None else self.prototypes
                     lab, c, d = self._classify_lit(
-                        v, vg, lit, self._floored(local, board[idx]), self._faded[idx]
+                        v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
                     )
             lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
             lab, c, d = self._lit_dark_pieces(

@@ -142,17 +142,27 @@ def _largest_region(d: np.ndarray, level: float) -> float:
 
 def evidence(a: VerifyView, b: VerifyView) -> np.ndarray:
     """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
-    percentile of the difference). Crops of different shapes compare b's turns against upright a."""
+    percentile of the difference), the geometric mean of b onto a and a onto b at that turn. Both
+    crops of one shape."""
     best: np.ndarray | None = None
+    best_turn = 0
     ref = prepare(a.images[0])
-    for img, grey in zip(b.images, b.greys, strict=True):
+    for k, (img, grey) in enumerate(zip(b.images, b.greys, strict=True)):
         d = difference_map(a.images[0], img, register(a.greys[0], grey), ref)
         p99, p995 = _percentiles(d, (99.0, 99.5))
         if best is not None and p99 >= best[0]:
             continue
-        best = np.array([p99, p995, _largest_region(d, 0.2), _largest_region(d, 0.3)], np.float64)
+        best, best_turn = _summary(d, p99, p995), k
     assert best is not None
-    return best
+    # The same relative turn the other way round (a turned back onto upright b): less noise from
+    # one registration or one crop's edge.
+    back = (-best_turn) % len(a.images)
+    d = difference_map(b.images[0], a.images[back], register(b.greys[0], a.greys[back]))
+    return np.sqrt(best * _summary(d, *_percentiles(d, (99.0, 99.5))))
+
+
+def _summary(d: np.ndarray, p99: float, p995: float) -> np.ndarray:
+    return np.array([p99, p995, _largest_region(d, 0.2), _largest_region(d, 0.3)], np.float64)
 
 
 def design_row(net_logit: np.ndarray, ev: np.ndarray) -> np.ndarray:

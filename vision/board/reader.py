@@ -9,7 +9,11 @@ prototypes (empty, colour 1, colour 2) learned from the board itself, starting f
 colours, then again against local prototypes learnt from each class's confident members around
 each hole (light added on top, lamp or glare, lifts a dark piece more than a ratio says). A cell
 that does not look like the board (a hand, an arm, a sleeve) makes its four holes abstain; so
-does a hole that matches no prototype. Abstaining is never a misread.
+does a hole that matches no prototype. Abstaining is never a misread. A shadow or a light changes
+the cells' hue too, but the holes under it still show themselves (pits, pegs in their colours,
+judged against those cells): such cells are bare board, in whole groups or in the parts of a group
+that runs into a hand (a hand hides the holes under it). No class is expected darker than the
+camera's black (a black peg in deep shadow).
 
 Links: for each pair of same-colour pegs a knight's move apart, samples along the segment
 between the peg discs vote "peg colour" or "board" (light added on top taken off, as for holes).

@@ -59,7 +59,17 @@ def _high_pass_half(img: np.ndarray) -> np.ndarray:
 
 def view(crop: np.ndarray, square: bool) -> VerifyView:
     """The verifier's view of a checked BGR uint8 crop (``models.preprocess.check_crop``)."""
-    small = cv2.resize(to_portrait(crop), (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+    return view_of_source(source(crop), square)
+
+
+def source(crop: np.ndarray) -> np.ndarray:
+    """What the view is built from: the checked crop upright and shrunk to (SIZE, SIZE, 3) uint8
+    (12 KB; a signature keeps it and builds the view only when a pair needs it)."""
+    return cv2.resize(to_portrait(crop), (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+
+
+def view_of_source(small: np.ndarray, square: bool) -> VerifyView:
+    """The view of a :func:`source` (the same arrays as :func:`view` of its crop)."""
     img = balance_channels(small)
     ks = (0, 1, 2, 3) if square else (0, 2)
     images = tuple(np.ascontiguousarray(np.rot90(img, k)) for k in ks)
@@ -82,9 +92,17 @@ def gain_field(a: np.ndarray, b: np.ndarray, log_a: np.ndarray | None = None) ->
     """Per-channel multiplicative field that brings b's light to a's (smooth, robust to a local change).
     ``log_a``: ``log(a + 0.05)`` when the caller has it already."""
     c = SIZE // GAIN_CELLS
+    n = c * c
     ratio = (np.log(a + 0.05) if log_a is None else log_a) - np.log(b + 0.05)
-    cells = ratio.reshape(GAIN_CELLS, c, GAIN_CELLS, c, 3).transpose(0, 2, 1, 3, 4)
-    g = np.median(cells.reshape(GAIN_CELLS, GAIN_CELLS, -1, 3), axis=2).astype(np.float32)
+    # Each cell's values last and contiguous; the median of an even count (as np.median): the mean of
+    # the two middle values, from one partition.
+    cells = (
+        ratio.reshape(GAIN_CELLS, c, GAIN_CELLS, c, 3)
+        .transpose(0, 2, 4, 1, 3)
+        .reshape(GAIN_CELLS, GAIN_CELLS, 3, n)
+    )
+    part = np.partition(cells, (n // 2 - 1, n // 2), axis=-1)
+    g = ((part[..., n // 2 - 1] + part[..., n // 2]) * np.float32(0.5)).astype(np.float32)
     g = cv2.medianBlur(g, 3)
     return np.exp(cv2.resize(g, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR))
 

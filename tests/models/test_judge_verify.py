@@ -171,3 +171,24 @@ def test_the_train_command_names_the_missing_judge(tmp_path: Path, capsys) -> No
     assert main(["train", "judge-verify", "--tiny", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert str(tmp_path / JUDGE.meta) in err and "tableref train judge" in err
+
+
+def test_a_signature_builds_its_view_only_when_a_verified_pair_needs_it(deck) -> None:
+    """Signatures keep the crop shrunk for the verifier, not its view; a pair the net rules out leaves
+    both unbuilt; a pair it finds likely the same builds both views once (the same evidence as views
+    made from the crops directly) and keeps them."""
+    judge = PatternJudge()
+    assert judge.verifier is not None
+    face = _face(deck, deck.patterns[0])
+    a, genuine = _genuine_variants(face)
+    other = camera_crop(_face(deck, deck.patterns[5]), np.random.default_rng(4), GENTLE)
+    sa, sb, so = judge.signatures([a, genuine[0], other])
+    views = [s.lazy_view for s in (sa, sb, so)]
+    assert all(v is not None and not v.built for v in views)
+    assert judge.p_same_many([(sa, so)])[0] < judge.gate
+    assert not any(v.built for v in views)
+    p = judge.p_same_many([(sa, sb)])[0]
+    assert views[0].built and views[1].built and not views[2].built
+    built = sa.view
+    assert judge.p_same_many([(sa, sb)])[0] == p and sa.view is built
+    assert np.allclose(jv.evidence(sa.view, sb.view), _evidence(a, genuine[0]), rtol=0, atol=1e-6)

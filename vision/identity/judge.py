@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,14 +45,54 @@ class Judgement:
     """Calibrated probability that both crops show the same pattern."""
 
 
+class LazyView:
+    """The verifier's view of one crop, built on first use and then kept.
+
+    Only pairs the net finds likely the same are verified, so a signature keeps just the crop shrunk
+    to the verifier's size (:func:`models.judge_verify.source`, 12 KB) and builds the view (about
+    0.6 ms, about 200 KB) when the first such pair needs it. A lock makes two threads that ask at
+    once build it once; after that, reading it takes no lock."""
+
+    __slots__ = ("_lock", "_source", "_square", "_view")
+
+    def __init__(self, source: np.ndarray, square: bool) -> None:
+        self._source = source
+        self._square = square
+        self._view: jv.VerifyView | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def built(self) -> bool:
+        return self._view is not None
+
+    def get(self) -> jv.VerifyView:
+        view = self._view
+        if view is None:
+            with self._lock:
+                if self._view is None:
+                    self._view = jv.view_of_source(self._source, self._square)
+                view = self._view
+        return view
+
+    def unbuilt(self) -> LazyView:
+        """A fresh holder of the same crop, its view not built yet (to measure what building costs)."""
+        return LazyView(self._source, self._square)
+
+
 @dataclass(frozen=True, eq=False)
 class Signature:
     """One crop's signatures at each symmetric turn, (turns, ...) float32 (feature maps)."""
 
     turns: np.ndarray
     square: bool
-    view: jv.VerifyView | None = None
-    """The crop as the classical verifier compares it (None when the judge runs without it)."""
+    lazy_view: LazyView | None = None
+    """The crop as the classical verifier compares it, built on first use (None when the judge runs
+    without the verifier)."""
+
+    @property
+    def view(self) -> jv.VerifyView | None:
+        """The verifier's view (built now if no pair needed it before)."""
+        return None if self.lazy_view is None else self.lazy_view.get()
 
 
 VERIFY_FILE = "judge_verify.json"
@@ -96,13 +137,13 @@ class PatternJudge:
             self.same_at = float(self.verifier["same_at_or_above"])
             self.gate = float(self.verifier["gate"])
 
-    def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool, jv.VerifyView | None]:
+    def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool, LazyView | None]:
         try:
             crop = check_crop(crop, what)
         except ValueError as exc:
             raise InputError(str(exc)) from exc
         square = is_square(crop)
-        view = jv.view(crop, square) if self.verifier is not None else None
+        view = LazyView(jv.source(crop), square) if self.verifier is not None else None
         return to_tensor(crop, self.size, self.size, self.balance), square, view
 
     def signatures(self, crops: list[np.ndarray]) -> list[Signature]:
@@ -149,7 +190,7 @@ class PatternJudge:
             return p
         for k in np.flatnonzero(p >= self.gate):
             a, b = pairs[k]
-            if a.view is None or b.view is None:
+            if a.lazy_view is None or b.lazy_view is None:
                 # Made without the verifier: the net alone, against its own "same" threshold.
                 if p[k] < self.net_same_at:
                     p[k] = min(p[k], float(np.nextafter(self.same_at, 0.0)))
@@ -157,7 +198,7 @@ class PatternJudge:
             if a.square != b.square:
                 p[k] = 0.0
                 continue
-            ev = jv.evidence(a.view, b.view)[None, :]
+            ev = jv.evidence(a.lazy_view.get(), b.lazy_view.get())[None, :]
             p[k] = jv.combined_p(z[k : k + 1], ev, self.verifier["combination"], self.different_below)[0]
         return p
 

@@ -3,9 +3,25 @@ part of an odd-looking group of cells whose holes all show themselves is light, 
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
 from calibration.board_finder import find_board
-from vision.board.reader import BoardReader
+from vision.board.reader import BoardReader, BoardReading
 from web.bench.twixt import near_hands, suite_board
+
+
+@functools.cache
+def _read_visible(seed: int, index: int) -> tuple[BoardReading, np.ndarray, np.ndarray, np.ndarray]:
+    """(reading, truth, visible holes, valid holes) of the suite's board ``index`` for ``seed``
+    (read once for the tests that look at it; they copy what they change)."""
+    board = suite_board(seed, index)
+    spec = board.spec
+    clear, scene = board.scenes(1280, 720)
+    reading = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask())).read(scene.image)
+    valid = spec.valid_mask()
+    return reading, scene.truth.pegs, valid & ~near_hands(scene, 2.0), valid
 
 
 def test_a_lit_patch_running_into_a_hand_is_read() -> None:
@@ -13,13 +29,7 @@ def test_a_lit_patch_running_into_a_hand_is_read() -> None:
     top rows, the rim beyond the border line) differ in hue from the shaded board, and one
     group of odd cells ran from them into the hands. Its holes two pitches and more from the
     hands (279) were read right only 155 times: the whole group was taken as a hand."""
-    board = suite_board(67, 5)
-    spec = board.spec
-    clear, scene = board.scenes(1280, 720)
-    reading = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask())).read(scene.image)
-    truth = scene.truth.pegs
-    valid = spec.valid_mask()
-    visible = valid & ~near_hands(scene, 2.0)
+    reading, truth, visible, valid = _read_visible(67, 5)
     assert not ((reading.matrix >= 0) & (reading.matrix != truth) & valid).any()
     assert ((reading.matrix == truth) & visible).sum() >= 245
     # The lit top rows, the rim and the border line's row beside it included, are read whole
@@ -29,16 +39,6 @@ def test_a_lit_patch_running_into_a_hand_is_read() -> None:
     top[:, :2] = False
     assert top.sum() >= 60 and (reading.matrix == truth)[top].all()
     assert not (reading.covered & top).any()
-
-
-def _read_visible(seed: int, index: int):
-    """(reading, truth, visible holes, valid holes) of the suite's board ``index`` for ``seed``."""
-    board = suite_board(seed, index)
-    spec = board.spec
-    clear, scene = board.scenes(1280, 720)
-    reading = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask())).read(scene.image)
-    valid = spec.valid_mask()
-    return reading, scene.truth.pegs, valid & ~near_hands(scene, 2.0), valid
 
 
 def test_a_shadow_meeting_a_hand_at_one_corner_is_judged_apart() -> None:

@@ -3,13 +3,14 @@ light, and measure the largest difference that is left.
 
 Two crops of the same face, once registered and normalised for light, differ only by noise, blur,
 glare and a pixel or so of corner error; a near-duplicate differs by a whole element, a colour swap
-or a mirrored layout: a compact region of large difference. For each symmetric turn of the second
-crop: an affine registration (``cv2.findTransformECC`` on the high-passed grey at half size), a
-smooth per-channel gain field (robust medians of the log ratio over a coarse grid: white balance,
-gradients, soft shadows), then a difference that tolerates one pixel of misregistration (each
-crop's pixel against the min..max envelope of the other's 3 x 3 neighbourhood, both ways; the
-chromatic part plus the lightness part). The turn with the smallest difference counts; its
-evidence is a few numbers (high percentiles, the largest connected region above two levels).
+or a mirrored layout: a compact region of large difference. For each relative turn of the second
+crop that it tries (the net's likeliest, :data:`TURNS_TRIED`): an affine registration
+(``cv2.findTransformECC`` on the high-passed grey at half size), a smooth per-channel gain field
+(robust medians of the log ratio over a coarse grid: white balance, gradients, soft shadows), then a
+difference that tolerates one pixel of misregistration (each crop's pixel against the min..max
+envelope of the other's 3 x 3 neighbourhood, both ways; the chromatic part plus the lightness
+part). The turn with the smallest difference counts; its evidence is a few numbers (high
+percentiles, the largest connected region above two levels).
 
 The same code runs at calibration (``models.training.judge_verify``) and at run time
 (``vision.identity.judge``).
@@ -17,11 +18,12 @@ The same code runs at calibration (``models.training.judge_verify``) and at run 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
+from models.judge_scoring import HeadFn, view_indices
 from models.preprocess import balance_channels, to_portrait
 
 SIZE = 64
@@ -33,6 +35,10 @@ GAIN_CELLS = 4
 BLUR = 1.0
 """Both registered crops are blurred by this sigma (px) first: focus blur of one crop is not a difference."""
 ECC_ITERATIONS = 30
+TURNS_TRIED = 1
+"""How many relative turns of the pair the verifier registers and compares: the net's likeliest ones
+(:func:`net_turn_order`; on genuine pairs the net's best turn is the verifier's own best). Each turn
+tried costs one registration and one difference map (about 0.8 ms)."""
 FEATURES = ("p99", "p995", "cc20", "cc30")
 """The evidence of one pair: 99th and 99.5th percentile of the difference, and the area (share of
 the compared region) of its largest connected region above 0.2 and 0.3."""
@@ -42,14 +48,38 @@ _K2 = np.ones((2, 2), np.uint8)
 _CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_ITERATIONS, 1e-3)
 
 
-@dataclass(frozen=True, eq=False)
 class VerifyView:
-    """One crop, normalised for the verifier, at each symmetric turn."""
+    """One crop, normalised for the verifier; each symmetric turn is made on first use and kept (a
+    pair needs two of them: the upright crop and the turn it is compared at)."""
 
-    images: tuple[np.ndarray, ...]
-    """(SIZE, SIZE, 3) float32, each channel divided by its own white point."""
-    greys: tuple[np.ndarray, ...]
-    """(SIZE/2, SIZE/2) float32 high-passed grey of each turn (what registration matches)."""
+    def __init__(self, balanced: np.ndarray, square: bool) -> None:
+        self._img = balanced
+        self._ks = (0, 1, 2, 3) if square else (0, 2)
+        self._turns: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @property
+    def count(self) -> int:
+        """How many symmetric turns the crop has (4 square, 2 oblong)."""
+        return len(self._ks)
+
+    def turn(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Turn ``i`` (of :attr:`count`): the (SIZE, SIZE, 3) float32 crop, each channel divided by
+        its own white point, and the (SIZE/2, SIZE/2) float32 high-passed grey that registration
+        matches. (Two threads asking at once may both make it; they make the same arrays.)"""
+        got = self._turns.get(i)
+        if got is None:
+            img = np.ascontiguousarray(np.rot90(self._img, self._ks[i]))
+            got = (img, _high_pass_half(img))
+            self._turns[i] = got
+        return got
+
+    @property
+    def images(self) -> tuple[np.ndarray, ...]:
+        return tuple(self.turn(i)[0] for i in range(self.count))
+
+    @property
+    def greys(self) -> tuple[np.ndarray, ...]:
+        return tuple(self.turn(i)[1] for i in range(self.count))
 
 
 def _high_pass_half(img: np.ndarray) -> np.ndarray:
@@ -69,11 +99,16 @@ def source(crop: np.ndarray) -> np.ndarray:
 
 
 def view_of_source(small: np.ndarray, square: bool) -> VerifyView:
-    """The view of a :func:`source` (the same arrays as :func:`view` of its crop)."""
-    img = balance_channels(small)
-    ks = (0, 1, 2, 3) if square else (0, 2)
-    images = tuple(np.ascontiguousarray(np.rot90(img, k)) for k in ks)
-    return VerifyView(images, tuple(_high_pass_half(x) for x in images))
+    """The view of a :func:`source` (its turns made when first compared)."""
+    return VerifyView(balance_channels(small), square)
+
+
+def net_turn_order(head: HeadFn, a_turns: np.ndarray, b_turns: np.ndarray, views: int) -> np.ndarray:
+    """b's relative turns (indices of its symmetric turns against upright a), the net's likeliest
+    first: the head's view-averaged logit of each, as ``models.judge_scoring.best_logits`` scores them."""
+    ia, ib = view_indices(len(b_turns), views if len(a_turns) == len(b_turns) else 1)
+    z = np.asarray(head(a_turns[ia.reshape(-1)], b_turns[ib.reshape(-1)]), np.float64).reshape(ia.shape)
+    return np.argsort(-z.mean(axis=1), kind="stable")
 
 
 def register(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
@@ -158,24 +193,28 @@ def _largest_region(d: np.ndarray, level: float) -> float:
     return float(stats[1:, cv2.CC_STAT_AREA].max()) / d.size if n > 1 else 0.0
 
 
-def evidence(a: VerifyView, b: VerifyView) -> np.ndarray:
+def evidence(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -> np.ndarray:
     """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
-    percentile of the difference), the geometric mean of b onto a and a onto b at that turn. Both
-    crops of one shape."""
+    percentile of the difference) among ``tried`` (indices of b's turns; every turn when None), the
+    geometric mean of b onto a and a onto b at that turn. Both crops of one shape."""
     best: np.ndarray | None = None
     best_turn = 0
-    ref = prepare(a.images[0])
-    for k, (img, grey) in enumerate(zip(b.images, b.greys, strict=True)):
-        d = difference_map(a.images[0], img, register(a.greys[0], grey), ref)
+    a0, ga0 = a.turn(0)
+    ref = prepare(a0)
+    for k in range(b.count) if tried is None else tried:
+        img, grey = b.turn(int(k))
+        d = difference_map(a0, img, register(ga0, grey), ref)
         p99, p995 = _percentiles(d, (99.0, 99.5))
         if best is not None and p99 >= best[0]:
             continue
-        best, best_turn = _summary(d, p99, p995), k
-    assert best is not None
+        best, best_turn = _summary(d, p99, p995), int(k)
+    if best is None:
+        raise ValueError("judge verifier: no turn to try")
     # The same relative turn the other way round (a turned back onto upright b): less noise from
     # one registration or one crop's edge.
-    back = (-best_turn) % len(a.images)
-    d = difference_map(b.images[0], a.images[back], register(b.greys[0], a.greys[back]))
+    b0, gb0 = b.turn(0)
+    ab, gab = a.turn((-best_turn) % a.count)
+    d = difference_map(b0, ab, register(gb0, gab))
     return np.sqrt(best * _summary(d, *_percentiles(d, (99.0, 99.5))))
 
 

@@ -98,8 +98,9 @@ def _session(path: Path) -> ort.InferenceSession:
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
-def net_logits(model_dir: Path, pairs: Sequence[Pair]) -> np.ndarray:
-    """The net's Platt-calibrated logit of "same" for each pair, scored as at run time."""
+def net_logits(model_dir: Path, pairs: Sequence[Pair]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The net's Platt-calibrated logit of "same" for each pair, scored as at run time, and the
+    relative turns the verifier tries on it (:func:`models.judge_verify.net_turn_order`)."""
     meta = load_meta(JUDGE, model_dir)
     embed = _session(Path(model_dir) / JUDGE.onnx[0])
     head = _session(Path(model_dir) / JUDGE.onnx[1])
@@ -111,21 +112,32 @@ def net_logits(model_dir: Path, pairs: Sequence[Pair]) -> np.ndarray:
         xb = turns(to_tensor(cb, size, size, balance), is_square(cb))
         maps = embed.run(None, {"crops": np.concatenate([xa, xb]).astype(np.float32)})[0]
         stacks.append((maps[: len(xa)], maps[len(xa) :]))
-    z = best_logits(lambda a, b: head.run(None, {"a": a, "b": b})[0], stacks, int(meta.get("views", 1)))
+    views = int(meta.get("views", 1))
+
+    def head_fn(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return head.run(None, {"a": a, "b": b})[0]
+
+    z = best_logits(head_fn, stacks, views)
+    tried = [jv.net_turn_order(head_fn, a, b, views)[: jv.TURNS_TRIED] for a, b in stacks]
     a_, b_ = (float(v) for v in meta["platt"])
-    return a_ * z + b_
+    return a_ * z + b_, tried
 
 
-def verifier_evidence(pairs: Sequence[Pair], ms: list[float] | None = None) -> np.ndarray:
-    """(n, len(FEATURES)) evidence of each pair (crops of different shapes: +inf, never the same);
-    ``ms`` collects the milliseconds of each comparison (both views made beforehand)."""
+def verifier_evidence(
+    pairs: Sequence[Pair], ms: list[float] | None = None, tried: Sequence[np.ndarray] | None = None
+) -> np.ndarray:
+    """(n, len(FEATURES)) evidence of each pair (crops of different shapes: +inf, never the same),
+    at the relative turns ``tried`` of each pair (every turn when None); ``ms`` collects the
+    milliseconds of each comparison, building both views from the shrunk crops included (as a pair
+    of fresh signatures pays at run time)."""
     out = np.full((len(pairs), len(jv.FEATURES)), np.inf)
     for k, (ca, cb, _, _) in enumerate(pairs):
         sa, sb = is_square(ca), is_square(cb)
         if sa == sb:
-            va, vb = jv.view(ca, sa), jv.view(cb, sb)
+            src_a, src_b = jv.source(ca), jv.source(cb)
             t0 = time.perf_counter()
-            out[k] = jv.evidence(va, vb)
+            va, vb = jv.view_of_source(src_a, sa), jv.view_of_source(src_b, sb)
+            out[k] = jv.evidence(va, vb, None if tried is None else tried[k])
             if ms is not None:
                 ms.append((time.perf_counter() - t0) * 1000)
     return out
@@ -162,12 +174,12 @@ class Scored:
 
 
 def score(model_dir: Path, pairs: Sequence[Pair], gate: float, ms: list[float] | None = None) -> Scored:
-    z = net_logits(model_dir, pairs)
+    z, tried = net_logits(model_dir, pairs)
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
     gated = p >= gate
     ev = np.full((len(pairs), len(jv.FEATURES)), np.inf)
     idx = np.flatnonzero(gated)
-    ev[idx] = verifier_evidence([pairs[i] for i in idx], ms)
+    ev[idx] = verifier_evidence([pairs[i] for i in idx], ms, [tried[i] for i in idx])
     side = np.asarray([min(*a.shape[:2], *b.shape[:2]) for a, b, _, _ in pairs], np.float64)
     same = np.asarray([pr[2] for pr in pairs])
     return Scored(same, np.asarray([pr[3] for pr in pairs]), p, gated, ev, z, side)
@@ -264,6 +276,7 @@ def calibrate_verifier(
             "gain_cells": jv.GAIN_CELLS,
             "blur": jv.BLUR,
             "ecc_iterations": jv.ECC_ITERATIONS,
+            "turns_tried": jv.TURNS_TRIED,
             "features": list(jv.FEATURES),
         },
         "combination": model,
@@ -297,8 +310,9 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
     lines = [
         "# Model card: judge_verify",
         "",
-        "The Twin It judge's classical second opinion (`models/judge_verify.py`, no network): for each"
-        f" symmetric turn, both crops at {v['size']} px (each channel divided by its own white point), an"
+        "The Twin It judge's classical second opinion (`models/judge_verify.py`, no network): for the"
+        f" {v.get('turns_tried', 'every')} relative turn(s) the net finds likeliest, both crops at"
+        f" {v['size']} px (each channel divided by its own white point), an"
         f" affine ECC registration on the high-passed grey at half size ({v['ecc_iterations']} iterations),"
         f" both blurred by {v['blur']} px, a per-channel gain field ({v['gain_cells']}x{v['gain_cells']}"
         " cells of median log ratio, median-filtered), then each pixel against the min..max of the other"
@@ -318,7 +332,8 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
         f"- net alone: `{json.dumps(settings['net_alone_validation'])}`",
         f"- with the verifier: `{json.dumps(settings['validation'])}`",
         f"- share of pairs measured by the verifier: {settings['gated_share']:.3f}",
-        f"- verifier per measured pair (views made beforehand): `{json.dumps(settings['ms_per_pair'])}` ms",
+        "- verifier per measured pair (both views built from the shrunk crops, as a pair of fresh"
+        f" signatures pays): `{json.dumps(settings['ms_per_pair'])}` ms",
         f"- evidence quantiles of the measured pairs: `{json.dumps(settings['evidence_quantiles'])}`",
         "",
         f"Calibrated for the judge files with sha256 `{json.dumps(settings['judge_sha256'])}`; other judge"

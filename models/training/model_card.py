@@ -118,6 +118,45 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
             lines.append("The stored figures measured other model files: run the bench again.")
     else:
         lines.append("Not measured yet.")
+    if model.name == "judge":
+        lines += verifier_section(folder, model)
     path = folder / model.card
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def verifier_section(folder: Path, model: ModelFiles) -> list[str]:
+    """The judge card's paragraph on the classical verifier beside it (``judge_verify.json``), if any."""
+    from models.training.judge_verify import VERIFY_CARD, VERIFY_META
+
+    path = Path(folder) / VERIFY_META
+    if not path.is_file():
+        return []
+    head = ["", f"## Second opinion (`{VERIFY_META}`, `{VERIFY_CARD}`)"]
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+        fitted_for = settings["judge_sha256"]
+        gate, same_at = float(settings["gate"]), float(settings["same_at_or_above"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return [
+            *head,
+            f"`{VERIFY_META}` is unreadable: the net judges alone (`tableref train judge-verify`).",
+        ]
+    if any(fitted_for.get(n) != sha256(Path(folder) / n) for n in model.onnx):
+        return [
+            *head,
+            f"`{VERIFY_META}` was calibrated for other judge files: the net judges alone until"
+            " `tableref train judge-verify` calibrates it again.",
+        ]
+    meta = json.loads((Path(folder) / model.meta).read_text(encoding="utf-8"))
+    different_below = float(meta["thresholds"]["different_below"])
+    return [
+        *head,
+        "Beside these files lies a classical verifier calibrated for them (`models/judge_verify.py`,",
+        f"`tableref train judge-verify`): pairs the net gives p_same >= {gate:g} are also registered and"
+        " compared",
+        "pixel by pixel, and their p_same comes from a logistic model of the net's logit and the verifier's",
+        f'evidence; "same" then needs p_same >= the threshold in `{VERIFY_META}` ({same_at:.6f}),',
+        f'"different" stays the net\'s call (p_same < {different_below:.6f}). The benchmark'
+        " above is of the net with its verifier.",
+    ]

@@ -14,6 +14,7 @@ import pytest
 
 from models import judge_verify as jv
 from models.files import JUDGE, MODEL_DIR
+from models.judge_scoring import view_indices
 from models.training import judge_verify as tv
 from models.training.augment import AugmentConfig, camera_crop
 from models.training.patterns import ProceduralPatternDeck
@@ -208,3 +209,21 @@ def test_the_judge_card_points_to_the_verifier_it_is_calibrated_with(tmp_path: P
     settings["judge_sha256"] = {name: "0" * 64 for name in JUDGE.onnx}
     (folder / VERIFY_FILE).write_text(json.dumps(settings), encoding="utf-8")
     assert "calibrated for other judge files" in "\n".join(verifier_section(folder, JUDGE))
+
+
+def test_the_turn_the_verifier_tries_is_the_one_the_net_scores_best(deck) -> None:
+    """``net_turn_order`` ranks b's relative turns by the same view-averaged logit whose best the judge
+    reports; on a genuine pair turned a quarter, the verifier's own best turn over all turns is the
+    net's first, so trying that one alone gives the same evidence."""
+    judge = PatternJudge()
+    face = _face(deck, deck.patterns[1])
+    a, genuine = _genuine_variants(face)
+    turned = genuine[2]
+    sa, sb = judge.signatures([a, turned])
+    order = jv.net_turn_order(judge._head_fn, sa.turns, sb.turns, judge.views)
+    assert sorted(order.tolist()) == [0, 1, 2, 3]
+    ia, ib = view_indices(4, judge.views)
+    z = judge._head_fn(sa.turns[ia.reshape(-1)], sb.turns[ib.reshape(-1)]).reshape(ia.shape).mean(axis=1)
+    assert np.isclose(z[order[0]], judge.best_logits([(sa, sb)])[0], atol=1e-5)
+    va, vb = jv.view(a, True), jv.view(turned, True)
+    assert np.array_equal(jv.evidence(va, vb, order[:1]), jv.evidence(va, vb))

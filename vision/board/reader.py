@@ -133,6 +133,8 @@ GLARE_FADE = 0.02
 """... and by this much, its pieces and links may look faded towards it (see ``FADE_MIN``)."""
 FADE_MIN = 0.4
 """Under glare a piece's contrast with the board may fade to this share, no further."""
+FADE_SEEN = 0.2
+"""... and a hole showing less than this share of it (projected on the class) is not read as it faded."""
 FADE_CHROMA = 0.5
 """Only a class with this much hue (log units, centre and ring) is tried faded."""
 RING_MATCH = 0.35
@@ -231,6 +233,11 @@ LINK_OTHER = 2.0
 the other colour."""
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
 LINK_T = np.linspace(0.24, 0.76, 8)
+LINK_SIDE = 0.3
+"""On a board clipped at white, a faint bridge is judged against the board this far (pitches) off its
+axis ..."""
+LINK_CLIP_DARK = 0.07
+"""... where a hueless bridge is darker than that board (and the board model) by this (log units, mean)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -750,6 +757,10 @@ class BoardReader:
             # The empty class is never faded: its pit is judged apart (see _classify).
             piece = (np.linalg.norm(_chroma(self.prototypes), axis=-1) > FADE_CHROMA) & (np.arange(3) > 0)
             share = np.where(piece, share, 1.0)
+            # A faded piece still shows some of its contrast: a hole that shows almost none of
+            # it (flat, or darkened without the piece's hue, as where glare clips the board and
+            # the hole alike at white) is no faded piece: that would be a guess.
+            shows = share >= FADE_SEEN
             share = np.clip(share, FADE_MIN, 1.0)
             faded = share[..., None] * pl
             # Not on a Go board: there a washed-out stone's neighbours must stay unread (they
@@ -761,7 +772,7 @@ class BoardReader:
                 better = dg < dmin[lit]
                 if cand is None:
                     # Only a faded piece's own match counts here.
-                    better &= piece[lg]
+                    better &= piece[lg] & np.take_along_axis(shows, lg[:, None].astype(np.intp), 1)[:, 0]
                     if fade is not None:
                         better &= fade[lit]
                 for a, b in ((label, lg), (conf, cg), (dmin, dg)):
@@ -1566,7 +1577,23 @@ class BoardReader:
                 (lean > CLIP_HUE) & (cos >= CLIP_COS) & (np.linalg.norm(got, axis=-1) >= CLIP_DARK),
                 (mean <= -CLIP_DARK) & (lean <= CLIP_HUE),
             )
-            votes[clip] = np.maximum(votes[clip], seen.sum(1))
+            # A bridge is a line 0.2 pitch wide: where glare fades a hueless one past CLIP_DARK it
+            # is still darker, evenly, than the board beside it (the brighter of its two sides,
+            # LINK_SIDE pitch off its axis: a neighbouring peg may darken one); a shadow or a
+            # broad patch of light darkens both sides alike.
+            side = self._link_sides(f.image, p[clip], xs[clip], ys[clip], x1 - x0, y1 - y0, clip)
+            near = slog[clip] - side
+            nmean = near.mean(-1)
+            nlean = np.linalg.norm(near - nmean[..., None], axis=-1) / np.maximum(
+                np.linalg.norm(near, axis=-1), 1e-6
+            )
+            faint = (
+                ~hue[clip][:, None]
+                & (nmean <= -LINK_CLIP_DARK)
+                & (nlean <= CLIP_HUE)
+                & (mean <= -LINK_CLIP_DARK)
+            )
+            votes[clip] = np.maximum(votes[clip], (seen | faint).sum(1))
         k = len(LINK_T)
         hidden = covered[p[:, 0], p[:, 1]] | covered[p[:, 2], p[:, 3]]
         # The two holes beside the segment's middle: a hand there hides the bridge.
@@ -1584,6 +1611,26 @@ class BoardReader:
         if unsure:
             link_conf = min(link_conf, 0.5)
         return links, unsure, link_conf  # type: ignore[return-value]
+
+    def _link_sides(
+        self,
+        image: np.ndarray,
+        p: np.ndarray,
+        xs: np.ndarray,
+        ys: np.ndarray,
+        dx: np.ndarray,
+        dy: np.ndarray,
+        keep: np.ndarray,
+    ) -> np.ndarray:
+        """(K, len(LINK_T), 3) log colour of the brighter of the two points
+        ``LINK_SIDE`` pitch either side of each link sample (``xs``, ``ys``: canonical pixels)."""
+        length = np.hypot(dx[keep], dy[keep])[:, None]
+        ox, oy = -dy[keep][:, None] / length * LINK_SIDE * PX, dx[keep][:, None] / length * LINK_SIDE * PX
+        out = []
+        for sgn in (1.0, -1.0):
+            mx, my = self._to_image((xs + sgn * ox).astype(np.float64), (ys + sgn * oy).astype(np.float64))
+            out.append(np.log(cv2.remap(image, mx, my, cv2.INTER_LINEAR).astype(np.float32) + 8.0))
+        return np.maximum(*out)
 
 
 def _link_cell_offsets() -> dict[tuple[int, int], list[tuple[int, int]]]:

@@ -236,7 +236,7 @@ LINK_T = np.linspace(0.24, 0.76, 8)
 LINK_SIDE = 0.3
 """On a board clipped at white, a faint bridge is judged against the board this far (pitches) off its
 axis ..."""
-LINK_CLIP_DARK = 0.07
+LINK_CLIP_DARK = 0.045
 """... where a hueless bridge is darker than that board (and the board model) by this (log units, mean)."""
 
 
@@ -1630,7 +1630,8 @@ class BoardReader:
         for sgn in (1.0, -1.0):
             mx, my = self._to_image((xs + sgn * ox).astype(np.float64), (ys + sgn * oy).astype(np.float64))
             out.append(np.log(cv2.remap(image, mx, my, cv2.INTER_LINEAR).astype(np.float32) + 8.0))
-        return np.maximum(*out)
+        brighter = (out[0].mean(-1) >= out[1].mean(-1))[..., None]
+        return np.where(brighter, out[0], out[1])
 
 
 def _link_cell_offsets() -> dict[tuple[int, int], list[tuple[int, int]]]:

@@ -176,10 +176,23 @@ def bench_real() -> tuple[MatchCounts, MatchCounts, int]:
     return found, base, len(labels)
 
 
+def _inside(quad: np.ndarray, roi: Any, width: int, height: int) -> bool:
+    """Whether a quad lies in the region (x, y, w, h), a side of the region on the image's
+    border reaching beyond it."""
+    x, y, w, h = roi
+    left = -math.inf if x <= 0 else x
+    top = -math.inf if y <= 0 else y
+    right = math.inf if x + w >= width else x + w
+    bottom = math.inf if y + h >= height else y + h
+    xs, ys = quad[:, 0], quad[:, 1]
+    return bool(xs.min() >= left and xs.max() <= right and ys.min() >= top and ys.max() <= bottom)
+
+
 class _TruthFinder:
     """A card finder that returns the rendered frame's true quads (cards >= 80 % visible, inside
     the searched region): the pipeline run with it shows what tracking and hands lose by
-    themselves, with a perfect finder."""
+    themselves, with a perfect finder. A region's side on the image's border is open: a card
+    running off the image there lies inside it as far as the frame shows."""
 
     def __init__(self) -> None:
         self.truth: Any = None
@@ -190,10 +203,8 @@ class _TruthFinder:
             if c.visible_fraction < 0.8:
                 continue
             q = np.asarray(c.quad, np.float32)
-            if roi is not None:
-                x, y, w, h = roi
-                if q[:, 0].min() < x or q[:, 0].max() > x + w or q[:, 1].min() < y or q[:, 1].max() > y + h:
-                    continue
+            if roi is not None and not _inside(q, roi, image.shape[1], image.shape[0]):
+                continue
             out.append(CardDetection(q, 1.0))
         return out
 

@@ -24,7 +24,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 
 from models import judge_verify as jv
 from models.files import JUDGE, load_meta, sha256
@@ -33,6 +32,7 @@ from models.preprocess import is_square, to_tensor, turns
 from models.training.augment import AugmentConfig, camera_crop
 from models.training.decks import PatternDeck
 from models.training.judge_data import FaceCache
+from models.training.onnx_cpu import cpu_session
 
 log = logging.getLogger(__name__)
 
@@ -90,20 +90,12 @@ def draw_pairs(
     return out
 
 
-def _session(path: Path) -> ort.InferenceSession:
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    opts.log_severity_level = 3
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-
-
 def net_logits(model_dir: Path, pairs: Sequence[Pair]) -> tuple[np.ndarray, list[np.ndarray]]:
     """The net's Platt-calibrated logit of "same" for each pair, scored as at run time, and the
     relative turns the verifier tries on it (:func:`models.judge_verify.net_turn_order`)."""
     meta = load_meta(JUDGE, model_dir)
-    embed = _session(Path(model_dir) / JUDGE.onnx[0])
-    head = _session(Path(model_dir) / JUDGE.onnx[1])
+    embed = cpu_session(Path(model_dir) / JUDGE.onnx[0])
+    head = cpu_session(Path(model_dir) / JUDGE.onnx[1])
     size = int(meta["input"]["width"])
     balance = bool(meta["input"].get("balance", False))
     stacks = []

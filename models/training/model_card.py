@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 
 from models.files import ModelFiles, sha256
+from models.training.onnx_cpu import cpu_session
 from models.training.seeding import TRAIN_THREADS
 
 BENCH_FILE = "identity_bench.json"
@@ -18,10 +18,7 @@ BENCH_FILE = "identity_bench.json"
 
 def ms_per_crop(path: Path, shape: tuple[int, ...], batch: int, repeat: int = 200) -> float:
     """Median ms per crop of one ONNX graph at ``batch`` on one thread."""
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    s = cpu_session(path)
     name = s.get_inputs()[0].name
     x = np.zeros((batch, *shape), np.float32)
     for _ in range(5):

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 
 from models.files import SEG, sha256
+from models.training.onnx_cpu import cpu_session
 from models.training.seeding import TRAIN_THREADS
 
 
@@ -21,10 +21,7 @@ def input_size(width: int, height: int, long_side: float) -> tuple[int, int]:
 
 def ms_per_frame(path: Path, width: int, height: int, long_side: int, repeat: int = 30) -> float:
     """Median ms of one ``width`` x ``height`` frame through the net alone (one onnxruntime thread)."""
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    s = cpu_session(path)
     w, h = input_size(width, height, long_side)
     x = np.zeros((1, 3, h, w), np.float32)
     for _ in range(3):

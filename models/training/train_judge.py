@@ -30,6 +30,7 @@ from models.training.decks import PatternDeck
 from models.training.export import export_onnx
 from models.training.judge_data import PairSampler
 from models.training.nets import MapEmbedder, MapPairHead
+from models.training.onnx_cpu import cpu_session
 from models.training.seeding import seed_everything
 
 log = logging.getLogger(__name__)
@@ -320,7 +321,7 @@ def train_judge(
         ["crops"],
         ["signature"],
     )
-    tune_head(model.head, _onnx_session(out_dir / JUDGE.onnx[0]), train_decks, cfg)
+    tune_head(model.head, cpu_session(out_dir / JUDGE.onnx[0]), train_decks, cfg)
     train_s = time.perf_counter() - t0
     export_onnx(
         model.head,
@@ -415,20 +416,12 @@ def tune_recipe(cfg: JudgeConfig) -> str:
     )
 
 
-def _onnx_session(path: Path) -> ort.InferenceSession:
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    opts.log_severity_level = 3
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-
-
 def calibrate_judge(out_dir: Path, val_decks: Sequence[PatternDeck], cfg: JudgeConfig, meta: dict) -> dict:
     """Fit ``p_same`` and the thresholds on held-out pairs scored by the exported ONNX files exactly
     as at run time (``models.judge_scoring``); write and return the settings with them."""
     out_dir = Path(out_dir)
-    embed = _onnx_session(out_dir / JUDGE.onnx[0])
-    head = _onnx_session(out_dir / JUDGE.onnx[1])
+    embed = cpu_session(out_dir / JUDGE.onnx[0])
+    head = cpu_session(out_dir / JUDGE.onnx[1])
     val = PairSampler(
         val_decks, cfg.final_size, cfg.seed + 10_000, AugmentConfig(), balance=cfg.balance_run
     ).fixed_set(cfg.val_pairs)

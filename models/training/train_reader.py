@@ -20,6 +20,7 @@ from models.training.augment import AugmentConfig
 from models.training.decks import NumberDeck
 from models.training.export import export_onnx
 from models.training.nets import Reader
+from models.training.onnx_cpu import cpu_session
 from models.training.reader_data import IGNORE, NumberSampler
 from models.training.seeding import seed_everything
 
@@ -71,12 +72,7 @@ Runner = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 def onnx_runner(path: Path) -> Runner:
     """The exported reader run by onnxruntime on one thread, as at run time."""
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    opts.inter_op_num_threads = 1
-    session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    session = cpu_session(path)
 
     def run(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         numbers, colours = session.run(None, {"crops": x})

@@ -13,8 +13,9 @@ from models.judge_scoring import best_logits
 from models.training.export import export_onnx
 from models.training.judge_data import PairSampler, local_edit, shows_a_difference
 from models.training.nets import MapEmbedder, MapPairHead, shifted_correlation
+from models.training.onnx_cpu import cpu_session
 from models.training.patterns import ProceduralPatternDeck, _looks_alike
-from models.training.train_judge import JudgeConfig, _onnx_session, all_pairs_loss, tune_head
+from models.training.train_judge import JudgeConfig, all_pairs_loss, tune_head
 
 
 def _maps(n: int, seed: int) -> torch.Tensor:
@@ -121,7 +122,7 @@ def test_head_tuning_changes_only_the_head_and_is_seeded(tmp_path: Path) -> None
     torch.manual_seed(0)
     embed = MapEmbedder((8, 16), 8)
     export_onnx(embed, (torch.zeros(1, 3, 32, 32),), tmp_path / "embed.onnx", ["crops"], ["signature"])
-    session = _onnx_session(tmp_path / "embed.onnx")
+    session = cpu_session(tmp_path / "embed.onnx")
     deck = ProceduralPatternDeck(1, 6, 64)
     cfg = JudgeConfig(
         size=32, widths=(8, 16), dim=8, hidden=8, batch_patterns=4, tune_batches=2, tune_epochs=1

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision._finder_helpers import bench_frame, best_ious
 from vision.cards import find_cards
 from vision.cards.border import learned_agrees, outer_border
 from vision.cards.finder import FinderConfig
@@ -99,14 +100,9 @@ def test_a_deck_border_seen_on_several_cards_grows_the_cards_the_segmenter_does_
     on a gingham cloth whose white checks are nearly the border's colour. The border step finds
     the border on six cards, but the segmenter's own quads do not reach beyond the frame: without
     the frame's agreement 1 of 13 counted cards is within IoU 0.9, with it 6, none lost."""
-    image, truth = render(random_scene(258, layout="scattered", deck="lineit"))
-    counted = [c.quad for c in truth.cards if c.visible_fraction >= 0.8]
-
-    def best(cfg: FinderConfig) -> np.ndarray:
-        dets = find_cards(image, cfg)
-        return np.array([max((quad_iou(d.quad, q) for d in dets), default=0.0) for q in counted])
-
-    without, agreed = best(FinderConfig(border_agree=0)), best(FinderConfig())
+    image, counted = bench_frame(258, "scattered", "lineit")
+    without = best_ious(image, counted, FinderConfig(border_agree=0))
+    agreed = best_ious(image, counted, FinderConfig())
     assert (agreed >= 0.9).sum() >= (without >= 0.9).sum() + 4, (without, agreed)
     assert ((agreed >= 0.9) | (without < 0.9)).all(), (without, agreed)
 

@@ -7,17 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards import FinderConfig, find_cards
-from vision.cards.geometry import quad_iou
-from vision.render.scene import render
-from vision.render.scene_layout import random_scene
+from tests.vision._finder_helpers import bench_frame, best_ious
+from vision.cards import FinderConfig
 
 
 def _best_ious(seed: int, layout: str, deck: str, cfg: FinderConfig) -> np.ndarray:
-    image, truth = render(random_scene(seed, layout=layout, deck=deck))
-    counted = [c.quad for c in truth.cards if c.visible_fraction >= 0.8]
-    dets = find_cards(image, cfg)
-    return np.array([max((quad_iou(d.quad, q) for d in dets), default=0.0) for q in counted])
+    return best_ious(*bench_frame(seed, layout, deck), cfg)
 
 
 def test_a_group_of_touching_cards_gives_way_to_its_cards() -> None:

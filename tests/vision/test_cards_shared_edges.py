@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards import FinderConfig, find_cards
-from vision.cards.geometry import quad_iou
+from tests.vision._finder_helpers import bench_frame, best_ious
+from vision.cards import FinderConfig
 from vision.cards.shared_edges import close_gaps, split_shared_edges
 
 
@@ -35,18 +35,13 @@ def test_touching_twin_it_cards_rendered_end_at_their_shared_edge() -> None:
     """A rendered touching-cards frame (the quick bench's frame 5: Twin It cards ~60 px wide in a
     grid, edge to edge): one card's side lies on its neighbour's border until the overlap is split.
     Measured: 2 of 9 counted cards within IoU 0.9 without the split, 4 with it."""
-    from vision.render.scene import render
-    from vision.render.scene_layout import random_scene
-
-    image, truth = render(random_scene(5, layout="touching", deck="twinit"))
-    counted = [c.quad for c in truth.cards if c.visible_fraction >= 0.8]
-
-    def best(cfg: FinderConfig) -> np.ndarray:
-        dets = find_cards(image, cfg)
-        return np.array([max((quad_iou(d.quad, q) for d in dets), default=0.0) for q in counted])
+    image, counted = bench_frame(5, "touching", "twinit")
 
     # the split alone (the border step after snapping, vision.cards.border, off in both)
-    without, split = best(FinderConfig(shared_edges=0.0, border=None)), best(FinderConfig(border=None))
+    without, split = (
+        best_ious(image, counted, FinderConfig(shared_edges=0.0, border=None)),
+        best_ious(image, counted, FinderConfig(border=None)),
+    )
     assert len(counted) >= 8
     assert (split >= 0.9).sum() > (without >= 0.9).sum(), (without, split)
     # no card found without it is lost with it, and the cards fit better on the whole (with the
@@ -75,17 +70,10 @@ def test_touching_trio_cards_rendered_found_at_their_printed_frames_meet_half_wa
     """The quick bench's frame 233: eleven Trio cards edge to edge, several found at their printed
     frame on the sides that face a neighbour. Measured: 5 of 11 counted cards within IoU 0.9
     without closing the gaps between them, 8 with it; none lost."""
-    from vision.render.scene import render
-    from vision.render.scene_layout import random_scene
+    image, counted = bench_frame(233, "touching", "trio")
 
-    image, truth = render(random_scene(233, layout="touching", deck="trio"))
-    counted = [c.quad for c in truth.cards if c.visible_fraction >= 0.8]
-
-    def best(cfg: FinderConfig) -> np.ndarray:
-        dets = find_cards(image, cfg)
-        return np.array([max((quad_iou(d.quad, q) for d in dets), default=0.0) for q in counted])
-
-    without, closed = best(FinderConfig(close_gaps=0.0)), best(FinderConfig())
+    without = best_ious(image, counted, FinderConfig(close_gaps=0.0))
+    closed = best_ious(image, counted, FinderConfig())
     assert len(counted) == 11
     assert (closed >= 0.9).sum() >= (without >= 0.9).sum() + 2, (without, closed)
     assert ((closed >= 0.9) | (without < 0.9)).all(), (without, closed)

@@ -1,4 +1,5 @@
-"""Helpers shared by the pipeline's tests: a finder that records what it is asked to search."""
+"""Helpers shared by the pipeline's tests: a finder that records what it is asked to search, and
+the demo scenario's hand covers scored over a window with the true card quads."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import numpy as np
 from vision.cards import find_cards
 from vision.cards.finder import CardDetection
 from vision.observation import CardState
+from vision.pipeline import TablePipeline
+from web.bench.cards import _ScenarioScore, _TruthFinder
 
 
 class CountingFinder:
@@ -29,3 +32,17 @@ class CountingFinder:
 def visible_quads(obs: Any) -> dict[int, np.ndarray]:
     """Each visible card's quad in an observation, by track id."""
     return {c.track_id: c.quad for c in obs.cards if c.state is CardState.VISIBLE}
+
+
+def truth_quads_window(start: float, end: float, fps: float = 10.0) -> _ScenarioScore:
+    """The rendered Twin It demo scenario (seed 0) from ``start`` to ``end`` through a pipeline
+    fed the true card quads (tracking and hands alone), scored as the cards bench scores it."""
+    from vision.render.scenario import twinit_demo_scenario
+
+    finder = _TruthFinder()
+    pipe = TablePipeline(find=finder)
+    score = _ScenarioScore()
+    for t, image, truth in twinit_demo_scenario(0).frames(fps=fps, start=start, end=end):
+        finder.truth = truth
+        score.add(pipe.process(image, t), truth)
+    return score

@@ -7,25 +7,16 @@ import cv2
 import numpy as np
 
 from tests.vision._frames import EDGE_POINTS, table_frame
+from tests.vision._pipeline_helpers import truth_quads_window
 from vision.hands import HandTracker
 from vision.observation import Seat
-from web.bench.cards import _ScenarioScore, _TruthFinder
 
 
 def test_cards_beside_a_resting_hand_in_its_shadow_are_not_covered() -> None:
     """The rendered Twin It scenario, 63.6 s to 65.8 s: two hands slap and rest by a card they
     leave over half visible, their shadows over it. With the true card quads (tracking and hands
     alone), every card the hands report covered is truly under them, and none is missed."""
-    from vision.pipeline import TablePipeline
-    from vision.render.scenario import twinit_demo_scenario
-
-    scenario = twinit_demo_scenario(0)
-    finder = _TruthFinder()
-    pipe = TablePipeline(find=finder)
-    score = _ScenarioScore()
-    for t, image, truth in scenario.frames(fps=10.0, start=63.6, end=65.8):
-        finder.truth = truth
-        score.add(pipe.process(image, t), truth)
+    score = truth_quads_window(63.6, 65.8)
     assert score.tp >= 60
     assert (score.fp_card, score.fp_no_card) == (0, 0)
     assert score.fn == 0

@@ -3,6 +3,7 @@ track is gone at once, and a hand that comes down there later does not cover it.
 
 from __future__ import annotations
 
+from tests.vision._pipeline_helpers import truth_quads_window
 from vision.observation import CardState
 from vision.pipeline import TablePipeline
 from web.bench.cards import _ScenarioScore, _TruthFinder
@@ -37,14 +38,6 @@ def test_a_track_a_hand_lies_partly_over_whose_place_shows_bare_is_gone() -> Non
     a card to the table; at 71.2 s a hidden track lies where the hand is over part of its place
     and the rest, in sight, shows the bare table. No card is there: the track is gone, not
     "covered" by the hand."""
-    from vision.render.scenario import twinit_demo_scenario
-
-    scenario = twinit_demo_scenario(0)
-    finder = _TruthFinder()
-    pipe = TablePipeline(find=finder)
-    score = _ScenarioScore()
-    for t, image, truth in scenario.frames(fps=10.0, start=69.5, end=72.0):
-        finder.truth = truth
-        score.add(pipe.process(image, t), truth)
+    score = truth_quads_window(69.5, 72.0)
     assert score.fp_no_card <= 2  # 4 when such a place counted as covered
     assert score.tp >= 28

@@ -344,8 +344,12 @@ class TablePipeline:
         def bare(quad: np.ndarray) -> bool:
             return not touched(quad) and self._bare(frame, quad, colours)
 
+        hand_255: list[np.ndarray] = []  # the hand mask as 0 / 255, made once a track needs it
+
         def swept(quad: np.ndarray) -> bool:
-            return self._swept(frame, quad, hand_res.mask, colours)
+            if not hand_255:
+                hand_255.append(hand_res.mask.astype(np.uint8) * 255)
+            return self._swept(frame, quad, hand_255[0], colours)
 
         # A card found where a hand seemed to carry one away from is the card it left there.
         seen_before = {t.track_id for t in self.tracker.tracks if t.state is CardState.VISIBLE}
@@ -518,14 +522,15 @@ class TablePipeline:
 
     def _swept(self, frame: np.ndarray, quad: np.ndarray, hand: np.ndarray, colours: np.ndarray) -> bool:
         """Whether a place a hand lies partly over shows, where it is in sight, the bare table
-        nearly all over (``hand``: the frame's hand mask): the card that lay there is not there
-        any more (a hand swept it away; a card under a hand shows its face or rim beside it)."""
+        nearly all over (``hand``: the frame's hand mask, uint8 0 / 255): the card that lay there
+        is not there any more (a hand swept it away; a card under a hand shows its face or rim
+        beside it)."""
         h, w = frame.shape[:2]
         q = np.asarray(quad)
         if (q[:, 0] < 0).any() or (q[:, 1] < 0).any() or (q[:, 0] > w - 1).any() or (q[:, 1] > h - 1).any():
             return False
         size = (32, 32)
-        under = rectify(hand.astype(np.uint8)[..., None].repeat(3, axis=2) * 255, q, size)[..., 0]
+        under = rectify(hand, q, size)
         under = cv2.dilate(under, np.ones((5, 5), np.uint8))
         seen = under == 0
         n = int(np.count_nonzero(seen))

@@ -10,7 +10,11 @@ along the side (the border), different from what lies just inside the quad's sid
 ending at a straight edge (the card's outline, however weak against the table). When three or
 four sides have one, of widths that agree and of one colour all round (a card's border is one
 colour), the card ends there: the quad returned is moved out by each side's width (a side with
-no border seen, e.g. under or against another card, takes the others' median width).
+no border seen, e.g. under or against another card, takes the others' median width). Where only
+two sides show a border that agrees, the card's outline is lost on its lit sides against a table
+of its border's colour: those two sides count when each ended at a thin printed line (alike
+colours on both sides of the line: the card's face inside, its border beyond), and take the
+border's width too.
 
 What keeps a correct quad where it is: just inside a card's true outline lies its own border,
 and beyond it the table or a neighbour; a neighbour's border is of the card's own border's colour,
@@ -20,6 +24,7 @@ four sides at one width.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -58,6 +63,15 @@ class BorderConfig:
     """The sides' border colours are within this distance of their median (one colour all round)."""
     width_tolerance: float = 0.35
     """The sides' widths agree within this fraction of their median (and at least 1 px)."""
+    line_sides: bool = True
+    """Where only two sides show a border, the other two count when each ended at a printed line
+    (:func:`_printed_line`): on the lit sides of a card on a table of its border's colour the
+    card's outline does not show at all, its print's frame does."""
+    line_contrast: float = 40.0
+    """A printed line differs from what lies on either side of it by at least this (colour
+    distance of the medians along the side) ..."""
+    line_same: float = 24.0
+    """... while what lies just inside it and just beyond it differ by at most this."""
 
 
 def side_profiles(image: np.ndarray, q: np.ndarray, offsets: np.ndarray, cfg: BorderConfig):
@@ -129,6 +143,26 @@ def _side_border(
     return width, colour
 
 
+def _printed_line(prof: np.ndarray, ok: np.ndarray, offsets: np.ndarray, cfg: BorderConfig) -> bool:
+    """Whether a side (``prof``: (N, K, 3) colours at ``offsets`` across it) ended at a thin
+    printed line: within 2 px inside the side a line of a colour unlike what lies on both sides of
+    it, and alike colours just inside the line and just beyond the side (the card's face and its
+    border, not the card and the table)."""
+    p = prof[ok]
+    if len(p) < max(5, cfg.samples // 2):
+        return False
+    med = np.median(p, axis=0)  # (K, 3)
+    face = med[(offsets >= -4.0) & (offsets <= -3.0)].mean(axis=0)
+    beyond = med[(offsets >= 1.0) & (offsets <= 1.5)].mean(axis=0)
+    near = med[(offsets >= -2.0) & (offsets <= 0.0)]
+    line = near[int(np.argmax(np.linalg.norm(near - beyond, axis=1)))]
+    return bool(
+        np.linalg.norm(face - beyond) <= cfg.line_same
+        and np.linalg.norm(line - beyond) >= cfg.line_contrast
+        and np.linalg.norm(line - face) >= cfg.line_contrast
+    )
+
+
 def outer_border(image: np.ndarray, quad: np.ndarray, cfg: BorderConfig | None = None) -> np.ndarray | None:
     """The card's outline when ``quad`` (full-resolution, corners in order around the card) ended
     at a print inside a plain border, or ``None`` (see the module docstring). ``image``: BGR."""
@@ -143,15 +177,33 @@ def outer_border(image: np.ndarray, quad: np.ndarray, cfg: BorderConfig | None =
     min_width = max(cfg.min_width, 0.015 * short)
     found = [_side_border(prof[s], inside[s], offsets, min_width, cfg) for s in range(4)]
     sides = [s for s in range(4) if found[s] is not None]
-    if len(sides) < 3:
-        return None
-    widths = np.array([found[s][0] for s in sides])
-    colours = np.array([found[s][1] for s in sides])
-    mid = float(np.median(widths))
-    if np.abs(widths - mid).max() > max(1.0, cfg.width_tolerance * mid):
-        return None
-    if np.linalg.norm(colours - np.median(colours, axis=0), axis=1).max() > cfg.max_colour_spread:
-        return None
+
+    def agree(chosen: list[int]) -> bool:
+        widths = np.array([found[s][0] for s in chosen])
+        colours = np.array([found[s][1] for s in chosen])
+        mid = float(np.median(widths))
+        if np.abs(widths - mid).max() > max(1.0, cfg.width_tolerance * mid):
+            return False
+        # one colour all round (for two sides: within the spread of each other)
+        centre = np.median(colours, axis=0) if len(chosen) > 2 else colours[0]
+        return bool(np.linalg.norm(colours - centre, axis=1).max() <= cfg.max_colour_spread)
+
+    if len(sides) < 3 or not agree(sides):
+        if not cfg.line_sides or len(sides) < 2:
+            return None
+        # two sides show a border that agrees, and the other two ended at a printed line
+        inner = np.arange(-4.0, 2.0 + STEP / 2, STEP)
+        lprof, linside, _, _ = side_profiles(image, q, inner, cfg)
+        line = [_printed_line(lprof[s], linside[s], inner, cfg) for s in range(4)]
+        pairs = [
+            [a, b]
+            for a, b in itertools.combinations(sides, 2)
+            if all(line[s] for s in range(4) if s not in (a, b)) and agree([a, b])
+        ]
+        if not pairs:
+            return None
+        sides = pairs[0]
+    mid = float(np.median([found[s][0] for s in sides]))
     width = np.full(4, mid)
     for s in sides:
         width[s] = found[s][0]

@@ -41,14 +41,22 @@ class Table:
     def __init__(self, adapter: TwinItAdapter) -> None:
         self.adapter, self.t, self.index = adapter, 0.0, 0
 
-    def show(self, cards, hands=(), dt: float = 0.1, mask: np.ndarray | None = None) -> None:
-        """One frame of ``cards`` and ``hands`` (with vision's hand ``mask`` when given)."""
+    def show(
+        self,
+        cards,
+        hands=(),
+        dt: float = 0.1,
+        mask: np.ndarray | None = None,
+        image: np.ndarray | None = None,
+    ) -> None:
+        """One frame of ``cards`` and ``hands`` (with vision's hand ``mask`` when given; the
+        camera's ``image``, else the cards' faces pasted where they lie)."""
         self.index += 1
         self.t += dt
         view = obs(self.index, self.t, cards, hands=tuple(hands))
         if mask is not None:
             view = dataclasses.replace(view, hand_mask=mask)
-        self.adapter.observe(view, Captured(self.t, table_image(cards)))
+        self.adapter.observe(view, Captured(self.t, table_image(cards) if image is None else image))
 
     def settle(self, cards) -> None:
         """The same cards, no hands, long enough to be a stable snapshot."""
@@ -692,7 +700,12 @@ def test_a_wrong_slap_on_cards_not_seen_whole_lately_asks_the_table(tmp_path: Pa
     table.slap([*covered, cards[2]], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])])
     assert claims(live) == 0 and len(live.questions) == 1
     (question,) = live.questions.values()
-    assert question["evidence"]["checks"] == {"two_tips": True, "fresh_views": False, "settled_table": True}
+    assert question["evidence"]["checks"] == {
+        "two_tips": True,
+        "fresh_views": False,
+        "settled_table": True,
+        "sound_views": False,
+    }
 
 
 def test_a_wrong_slap_just_after_a_card_came_down_unseen_at_rest_asks_the_table(tmp_path: Path) -> None:

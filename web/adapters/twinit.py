@@ -42,11 +42,13 @@ from web.adapters.twinit_table import (
     Stabiliser,
     edge_zone,
     fresh_views,
+    hands_within,
     nearest,
     on_the_mask,
     under_a_hand,
     visible_spots,
 )
+from web.adapters.twinit_views import REACH_CARDS, PlaceViews
 from web.live_game import LiveGame
 from web.settings import Settings
 
@@ -142,6 +144,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         """The newest unhidden view at each place a card was seen."""
         self.clean_views: list[Spot] = []
         """The newest view at each place with no hand anywhere on the card, dated."""
+        self.place_views = PlaceViews()
+        """Each place's last few clean views, marked sound or not (a penalty needs them)."""
         self.spread_hint: float | None = None
         """Set when a competitive game handed over at a spread: the minute's first frame."""
         self.spread_snapshot: list[Spot] | None = None
@@ -359,6 +363,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             _keep_at(self.recent, spot, tol)
             if spot.clean and spot.seen is not None:
                 _keep_at(self.clean_views, spot, tol)
+                reach = REACH_CARDS * self.stable.card_px
+                spot.sound = not hands_within(obs, spot.quad, spot.track, reach)
+                self.place_views.add(spot, tol)
 
     def _latest_view(self, spot: Spot) -> np.ndarray:
         i = nearest(self.recent, spot.center, 0.25 * self.stable.card_px)

@@ -176,6 +176,40 @@ class Slaps:
             return [c for c in clean if c is not None], True
         return [self._latest_view(s) for s in spots], False
 
+    def _sound_evidence(self, spots: list[Spot], locs: list[dict[str, Any]], landed: float) -> bool:
+        """Whether each card has a view a penalty may rest on (:mod:`web.adapters.twinit_views`):
+        taken with no hand within reach at most :data:`FRESH_S` before the hands landed, after
+        the card had settled at its place, and showing the same pattern as an older clean view
+        of that place or as the card the referee recorded there; and whether those two views
+        still show different patterns. Otherwise the table is asked (the live bench's seed 1
+        once penalised two identical cards: one view was not of the card the hand lay on)."""
+        tol = 0.25 * self.stable.card_px
+        found = [self.place_views.evidence(s.center, tol, landed - FRESH_S) for s in spots]
+        if any(e is None or not _square(e.view.view) for e in found):
+            return False
+        pairs: list[tuple[Any, Any]] = []
+        owners: list[int] = []
+        for k, (ev, loc) in enumerate(zip(found, locs, strict=True)):
+            assert ev is not None
+            sig = self._signature_of(ev.view.view)
+            key = (
+                ("table", loc["table"])
+                if "table" in loc
+                else ("pile", loc["pile"])
+                if "pile" in loc
+                else None
+            )
+            known = self.view_at.get(key) if key is not None else None
+            refs = [v.view for v in ev.older[:2]] + ([known] if known is not None and ev.settled else [])
+            for ref in refs:
+                pairs.append((sig, self._signature_of(ref)))
+                owners.append(k)
+        views = [e.view.view for e in found if e is not None]
+        pairs.append((self._signature_of(views[0]), self._signature_of(views[1])))
+        scores = self.matcher.p_same_many(pairs)
+        confirmed = {k for k, p in zip(owners, scores[:-1], strict=True) if p >= self.sure}
+        return confirmed == {0, 1} and scores[-1] < self.different_below
+
     def _surely_same(self, spots: list[Spot], landed: float) -> bool:
         crops, _ = self._evidence(spots, landed)
         return self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1])) >= self.sure
@@ -293,6 +327,9 @@ class Slaps:
             and all(_square(c) for c in crops)
             and p_same < self.different_below
         )
+        # ... and each card's view one a real table trusts (:meth:`_sound_evidence`)
+        sound = penalise and self._sound_evidence(spots, locs, landed_mono)
+        penalise = penalise and sound
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
         taken = self.live.judge(action)
         if not taken.applies:  # no penalty nor capture: the referee's table is not the camera's
@@ -311,7 +348,12 @@ class Slaps:
             "p_same": round(p_same, 4),
             "seat": players[0],
             "landed_mono": landed_mono,
-            "checks": {"two_tips": sure_cards, "fresh_views": fresh, "settled_table": settled},
+            "checks": {
+                "two_tips": sure_cards,
+                "fresh_views": fresh,
+                "settled_table": settled,
+                "sound_views": sound,
+            },
             # where the time went: the deciding frame captured, its vision done, the ruling decided
             "timing": {
                 "captured": round(float(getattr(self._frame, "mono", 0.0)), 4),

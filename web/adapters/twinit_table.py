@@ -31,6 +31,8 @@ class Spot:
     """When ``view`` was cut from a frame (``None``: the finder's own view, of an unknown time)."""
     clean: bool = False
     """Whether no hand lay anywhere on the card in that frame."""
+    sound: bool = False
+    """Whether no hand lay within reach of the card in that frame either (:func:`hands_within`)."""
 
 
 def center_of(quad: np.ndarray) -> np.ndarray:
@@ -80,6 +82,29 @@ def touched_by_hands(obs: TableObservation, quad: np.ndarray, margin: int = 3) -
     if isinstance(mask, np.ndarray) and mask.ndim == 2:
         h, w = mask.shape
         return bool(mask[max(0, y0) : max(0, min(h, y1 + 1)), max(0, x0) : max(0, min(w, x1 + 1))].any())
+    for hand in obs.hands:
+        x, y, bw, bh = hand.bbox
+        if x <= x1 and x0 <= x + bw and y <= y1 and y0 <= y + bh:
+            return True
+    return False
+
+
+def hands_within(obs: TableObservation, quad: np.ndarray, track: int, reach: float) -> bool:
+    """Whether a hand may lie on the card in this frame: a pixel of the hands' mask or a hand's box
+    within ``reach`` pixels of the card's box (the boxes only without a mask: an arm's box takes in
+    cards far from the arm), or a hand vision says covers it. Stricter than
+    :func:`touched_by_hands`: the mask can miss a dark hand beyond its sleeve."""
+    if any(track in hand.covers for hand in obs.hands):
+        return True
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    x0, y0 = q.min(axis=0) - reach
+    x1, y1 = q.max(axis=0) + reach
+    mask = obs.hand_mask
+    if isinstance(mask, np.ndarray) and mask.ndim == 2:
+        h, w = mask.shape
+        ys = slice(max(0, int(np.floor(y0))), max(0, min(h, int(np.ceil(y1)) + 1)))
+        xs = slice(max(0, int(np.floor(x0))), max(0, min(w, int(np.ceil(x1)) + 1)))
+        return bool(mask[ys, xs].any())
     for hand in obs.hands:
         x, y, bw, bh = hand.bbox
         if x <= x1 and x0 <= x + bw and y <= y1 and y0 <= y + bh:

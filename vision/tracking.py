@@ -224,7 +224,18 @@ class CardTracker:
                 sig_cache[i] = None if frame is None else signature(rectify(frame, detections[i].quad))
             return sig_cache[i]
 
-        def same_look(i: int, tr: Track, slack: float = 1.0, visible_too: bool = True) -> bool:
+        place_cache: dict[tuple[int, bool], np.ndarray] = {}
+
+        def place_sig(tr: Track, at_origin: bool) -> np.ndarray:
+            key = (tr.track_id, at_origin)
+            if key not in place_cache:
+                assert frame is not None
+                place_cache[key] = signature(rectify(frame, origins[tr.track_id] if at_origin else tr.quad))
+            return place_cache[key]
+
+        def same_look(
+            i: int, tr: Track, slack: float = 1.0, visible_too: bool = True, lay: bool | None = None
+        ) -> bool:
             """A track must look like the detection to take it (a card that did not move at all
             is the same card: a stack's new top card is not)."""
             if tr.signature is None or (tr.state is CardState.VISIBLE and not visible_too):
@@ -236,16 +247,28 @@ class CardTracker:
                 return True
             dist = signature_distance(sig, tr.signature)
             log.debug("track %d look distance %.1f", tr.track_id, dist)
+            if dist > cfg.look_threshold * slack and lay is not None and tr.state is not CardState.VISIBLE:
+                # A hidden card found where it lay (``lay``: at the place a hand seemed to carry
+                # it from, else at its quad): its look is also taken there (the card did not
+                # move; a finder's quad a few pixels off shows a shifted look).
+                dist = min(dist, signature_distance(place_sig(tr, lay), tr.signature))
+                log.debug("track %d look distance where it lay %.1f", tr.track_id, dist)
             return dist <= cfg.look_threshold * slack
 
         origins = origins or {}
         pairs = []
+        lies: dict[tuple[int, int], bool] = {}  # (det, track) found in place -> at the track's origin
         for i, det in enumerate(detections):
             for j, tr in enumerate(examined):
                 iou = quad_iou(det.quad, tr.quad)
                 origin = origins.get(tr.track_id)
+                if iou >= 0.7:
+                    lies[i, j] = False
                 if origin is not None and tr.state is not CardState.VISIBLE:
-                    iou = max(iou, quad_iou(det.quad, origin))
+                    at_origin = quad_iou(det.quad, origin)
+                    if at_origin >= 0.7 and at_origin > iou:
+                        lies[i, j] = True
+                    iou = max(iou, at_origin)
                 if iou >= cfg.iou_match:
                     known = tr.state is not CardState.GONE and not tr.tentative
                     pairs.append((iou + (1.0 if known else 0.0), i, j))
@@ -257,7 +280,8 @@ class CardTracker:
             if i in det_to_tr or j in used:
                 continue
             # In place (a hand lifted off it, fingers may still hide a corner): more slack.
-            if not same_look(i, examined[j], cfg.in_place_slack if score >= 1.7 else 1.0):
+            lay = lies.get((i, j)) if score >= 1.7 else None
+            if not same_look(i, examined[j], cfg.in_place_slack if score >= 1.7 else 1.0, lay=lay):
                 if examined[j].state is CardState.VISIBLE:
                     unlike.append((i, j))
                 continue

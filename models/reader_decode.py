@@ -5,9 +5,12 @@ Each card is read in several views: as given and turned a half turn (a card and 
 show the same face), and for each ``trim`` of the model's settings also with that share of each
 side cut off (the card finder's corners are a little off); all the views' logits are averaged.
 The deck limits the number classes.
-Trio's colour follows from its number (one colour per value); Line-it's suit is read by the
-colour head. The confidence is the product of the chosen classes' probabilities at the model's
-temperature.
+Trio's colour follows from its number (one colour per value). A Line-it card is read jointly: its
+identities are the 400 (number, suit) pairs and the 3 bets, whose colour class is "none", and each
+identity's probability is the product of the number head's and the colour head's probabilities
+(:func:`lineit_joint`), so a colour head sure that the card has no suit makes it a bet. The
+confidence is the probability of the chosen identity (The Mind, Trio: of the chosen number) at the
+model's temperature.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.labels import COLOUR_CLASSES, DECK_CLASS_COUNT, TRIO_COLOUR_NAMES, colour_classes
+from models.labels import COLOUR_CLASSES, DECK_CLASS_COUNT, N_NUMBER_CLASSES, SUITS, TRIO_COLOUR_NAMES
 from models.preprocess import to_tensor
 
 
@@ -75,18 +78,29 @@ def decode(
     col = np.zeros(len(decks), np.int64)
     conf = np.zeros(len(decks), np.float64)
     for i, deck in enumerate(decks):
+        if deck == "lineit":
+            cls[i], col[i], conf[i] = lineit_joint(numbers[i], colours[i], temperature)
+            continue
         pn = softmax(np.asarray(numbers[i, : DECK_CLASS_COUNT[deck]], np.float64) / temperature)
         c = int(pn.argmax())
-        p = float(pn[c])
-        k = 0
-        if deck == "trio":
-            k = COLOUR_CLASSES.index(TRIO_COLOUR_NAMES[c])
-        else:
-            span = colour_classes(deck, c)
-            if span is not None:
-                pc = softmax(np.asarray(colours[i, span[0] : span[1]], np.float64) / temperature)
-                j = int(pc.argmax())
-                k = span[0] + j
-                p *= float(pc[j])
-        cls[i], col[i], conf[i] = c, k, p
+        k = COLOUR_CLASSES.index(TRIO_COLOUR_NAMES[c]) if deck == "trio" else 0
+        cls[i], col[i], conf[i] = c, k, float(pn[c])
     return cls, col, conf
+
+
+def lineit_joint(numbers: np.ndarray, colours: np.ndarray, temperature: float) -> tuple[int, int, float]:
+    """(number class, colour class, probability) of the likeliest Line-it identity.
+
+    The number head's probabilities over its 103 classes times the colour head's over "none" and the
+    four suits: a numbered card pairs with a suit, a bet with "none"; renormalised over these 403
+    identities."""
+    zn = np.asarray(numbers[:N_NUMBER_CLASSES], np.float64) / temperature
+    zc = np.asarray(colours[: 1 + len(SUITS)], np.float64) / temperature
+    ln = zn - np.logaddexp.reduce(zn)
+    lc = zc - np.logaddexp.reduce(zc)
+    joint = np.concatenate([(ln[:100, None] + lc[None, 1:]).ravel(), ln[100:] + lc[0]])
+    pj = softmax(joint)
+    a = int(pj.argmax())
+    if a < 100 * len(SUITS):
+        return a // len(SUITS), 1 + a % len(SUITS), float(pj[a])
+    return 100 + a - 100 * len(SUITS), 0, float(pj[a])

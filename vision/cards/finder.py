@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.cards.band import BandConfig, grow_band
 from vision.cards.border import BorderConfig, learned_agrees, outer_border
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
 from vision.cards.refine import outer_margin, refine_quad
@@ -176,6 +177,10 @@ class FinderConfig:
     (:func:`vision.cards.border.outer_border`), one whose border's relative width is the frame's
     median's (within :data:`BORDER_AGREEMENT`) is grown to it without the segmenter's agreement;
     0: not."""
+    band: BandConfig | None = field(default_factory=BandConfig)
+    """After the border steps, a quad too square for the deck (the aspect nearest the frame's
+    quads' median) that left out a plain band across one end of the card (dark on wood, in shadow)
+    is grown over it (:mod:`vision.cards.band`); ``None``: not."""
     stretch: StretchConfig | None = field(default_factory=StretchConfig)
     """Last, a quad whose one dimension matches its neighbours' while the other runs far longer
     (a side over the card beneath, a gap or a neighbour) has that side pulled in to the card's edge
@@ -944,6 +949,13 @@ def find_cards(
                 foreground, quad, grown, scale
             ):
                 dets[k] = CardDetection(order_quad(grown + np.float32([ox, oy])), dets[k].confidence)
+    if cfg.band is not None and dets:
+        median_aspect = float(np.median([aspect_ratio(d.quad) for d in dets]))
+        deck = min(CARD_ASPECTS, key=lambda a: abs(a - median_aspect))
+        for k, d in enumerate(dets):
+            grown = grow_band(image, d.quad - np.float32([ox, oy]), deck, colours, cfg.band)
+            if grown is not None:
+                dets[k] = CardDetection(order_quad(grown + np.float32([ox, oy])), d.confidence)
     if cfg.shared_edges > 0 and len(dets) >= 2:
         split = split_shared_edges([d.quad for d in dets], cfg.shared_edges)
         dets = [

@@ -357,10 +357,18 @@ class CardTracker:
         changed: list[Track] = []
         placed = [t for t in self.tracks if t.state is not CardState.GONE and not t.tentative]
         for i, det in enumerate(detections):
+            view = False  # a clean view worth taking
             if i in det_to_tr:
                 tr = examined[det_to_tr[i]]
                 moved = quad_iou(det.quad, tr.quad) < 0.95
                 was = tr.state
+                # A card seen moving since the last frame is blurred (carried, slid): its clean
+                # view waits until it is found still again.
+                if moved and was is CardState.VISIBLE:
+                    tr.extra["moving"] = True
+                else:
+                    settled = bool(tr.extra.pop("moving", False))
+                    view = settled or moved or was is not CardState.VISIBLE or tr.tentative
                 tr.quad = det.quad.astype(np.float32)
                 tr.confidence = det.confidence
                 tr.state = CardState.VISIBLE
@@ -387,7 +395,8 @@ class CardTracker:
                 self._next_id += 1
                 self.tracks.append(tr)
                 changed.append(tr)
-            if tr in changed or tr.last_clean_view is None:
+                view = True
+            if view or tr.last_clean_view is None:
                 self._take_clean_view(tr, frame, timestamp, bool(hand_touch and hand_touch(tr.quad)))
         found = {id(examined[j]) for j in used}
         dropped = self._duplicates(

@@ -411,6 +411,29 @@ def test_frames_vision_skipped_before_the_spread_at_rest_date_it_from_their_midd
     assert handed == [pytest.approx(11.2 - 0.3)]
 
 
+def test_a_spread_the_table_memory_takes_as_still_first_is_dated_from_when_its_cards_stopped(
+    tmp_path: Path,
+) -> None:
+    """Vision slow: one frame shows every card a few pixels short of its place (still sliding, as
+    still as the table memory asks), the next, 4 captured frames later, the spread at rest. The
+    memory holds the layout before two frames show it at rest, and hands over: dated from the
+    middle of the skipped frames (the cards stopped among them), not from the sliding frame (the
+    live bench's seed 2 started 580 ms early so)."""
+    ad, _table, handed = spread_watch(tmp_path)
+
+    def show(cards, index: int, t: float) -> None:
+        frame = Captured(t, table_image(cards))
+        frame.index = index
+        ad.observe(obs(index, t, cards), frame)
+
+    for k in range(5):
+        show([card(1, P[0], *MIDDLE)], 100 + k, 10.0 + 0.1 * k)  # the stack
+    spread = spread_cards()
+    show(sliding(spread, 8.0), 105, 10.5)
+    show(spread, 109, 10.9)  # frames 106..108 skipped
+    assert handed == [pytest.approx(10.9 - 0.2)]
+
+
 def test_a_spread_seen_at_rest_in_two_frames_only_hands_over(tmp_path: Path) -> None:
     """Vision slow while the cards slide (few frames), then hands reach for the spread at once:
     two frames at rest are enough (the full bench's seed 3: its minute never started)."""

@@ -34,7 +34,14 @@ import numpy as np
 from vision.observation import TableObservation
 from web.adapters.base import GameAdapter, photo_finish, row
 from web.adapters.twinit_match import Compare, Matcher, judge_compare
-from web.adapters.twinit_minute import COOP_MODES, STACK_HOLD_S, STACK_MAX_CARDS, Minute, SpreadView
+from web.adapters.twinit_minute import (
+    COOP_MODES,
+    STACK_HOLD_S,
+    STACK_MAX_CARDS,
+    Minute,
+    SpreadMark,
+    SpreadView,
+)
 from web.adapters.twinit_resync import Resync
 from web.adapters.twinit_slaps import RECENT_VIEWS, Slaps
 from web.adapters.twinit_table import (
@@ -117,6 +124,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self._spread_first: float | None = None
         self._spread_counts: list[tuple[float, int]] = []
         """(mono, cards seen) of each frame since the spread began."""
+        self._spread_marks: list[SpreadMark] = []
+        """The last frames that showed the spread (their cards, when, the frames skipped before)."""
         self._spread_best: SpreadView | None = None
         """The spread's fullest view so far (before the hand-over)."""
         self._spread_last: SpreadView | None = None

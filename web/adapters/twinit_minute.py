@@ -48,6 +48,9 @@ REST_MIN_PX = 1.5
 a card (and this many pixels) of each other: a card still sliding moves more between two frames."""
 
 
+KEEP_MARKS = 40
+"""Frames of the spread kept to date its rest (a few seconds of vision)."""
+
 LABELLER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tableref-labels")
 """Labels the spread's cards off the vision thread (one at a time: one minute starts at once)."""
 LABEL_WAIT_S = 0.5
@@ -73,6 +76,33 @@ class SpreadView:
         the frames skipped before it (it came to rest among them; the middle halves the worst
         error), else this frame."""
         return self.mono - ((self.skipped + 1) // 2) * self.period
+
+
+@dataclass(frozen=True)
+class SpreadMark:
+    """One frame that showed the spread, without its image: when, its cards, and the frames
+    vision skipped before it (:meth:`SpreadView.dated`)."""
+
+    mono: float
+    spots: list[Spot]
+    skipped: int = 0
+    period: float = 0.0
+
+    def dated(self) -> float:
+        return self.mono - ((self.skipped + 1) // 2) * self.period
+
+
+def settled_since(marks: list[SpreadMark], tol: float) -> float | None:
+    """When the spread came to rest, from the frames that showed it: the first of the last run of
+    frames whose cards lie (all but one) where the newest frame shows them (:func:`at_rest`),
+    dated from the middle of the frames vision skipped before it; ``None`` without frames."""
+    if not marks:
+        return None
+    last = marks[-1]
+    k = len(marks) - 1
+    while k > 0 and at_rest(marks[k - 1].spots, last.spots, tol):
+        k -= 1
+    return marks[k].dated()
 
 
 def at_rest(a: list[Spot], b: list[Spot], tol: float) -> bool:
@@ -138,7 +168,7 @@ class Minute:
         return new >= ANEW_FRACTION * len(seen)
 
     def _forget_spread(self) -> None:
-        self._spread_first, self._spread_counts = None, []
+        self._spread_first, self._spread_counts, self._spread_marks = None, [], []
         self._spread_best = self._spread_last = self._spread_rest = None
 
     def _note_spread(self, seen: list[Spot], obs: TableObservation, mono: float) -> None:
@@ -151,6 +181,8 @@ class Minute:
         self._spread_counts.append((mono, len(seen)))
         skipped, period = self._skipped()
         view = SpreadView(mono, seen, getattr(self._frame, "image", None), obs, skipped, period)
+        self._spread_marks.append(SpreadMark(mono, seen, skipped, period))
+        del self._spread_marks[: max(0, len(self._spread_marks) - KEEP_MARKS)]
         tol = max(REST_MIN_PX, REST_FRACTION * self.stable.card_px)
         last = self._spread_last
         if self._spread_rest is None and last is not None and at_rest(last.spots, seen, tol):
@@ -179,13 +211,22 @@ class Minute:
 
     def _spread_done(self) -> float | None:
         """When the spread's last card came down: the first frame of the spread at rest
-        (:meth:`_note_spread`); without one, the first frame that showed (all but one of) the
-        most cards the spread showed; without that, the still layout's first frame."""
+        (:meth:`_note_spread`); without one (the table memory took the layout as still, within a
+        quarter card, before two frames showed it at rest), the first of the last frames whose
+        cards lie where the newest frame shows them (:func:`settled_since`), when the newest
+        shows (all but one of) the most cards the spread showed; else the first frame that showed
+        that many; without frames, the still layout's first frame. (The first frame showing
+        most of the cards, taken so before, came while they still slid: the live bench's seed 2
+        started 580 ms early, emulated in real time 180 to 680 ms.)"""
         if self._spread_rest is not None:
             return self._spread_rest[0]
         if not self._spread_counts:
             return self.stable.since if self.stable.since is not None else self._spread_first
         most = max(n for _, n in self._spread_counts)
+        marks = self._spread_marks
+        if marks and len(marks[-1].spots) >= most - 1:
+            tol = max(REST_MIN_PX, REST_FRACTION * self.stable.card_px)
+            return settled_since(marks, tol)
         return next(m for m, n in self._spread_counts if n >= most - 1)
 
     def _stack_recent(self, mono: float) -> bool:

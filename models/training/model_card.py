@@ -70,10 +70,12 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
                 if meta.get("half_turns")
                 else ""
             ),
-            "Confidence = softmax(number) at temperature"
-            f" {meta['temperature']:.3f}, times softmax(colour) for Line-it's suit (Trio's colour follows"
-            f" from the number: one colour per value); a read under {meta['confidence_threshold']:.6f} is"
-            " uncertain.",
+            f"Confidence at temperature {meta['temperature']:.3f}: The Mind and Trio, softmax(number) of"
+            " the number read (Trio's colour follows from the number: one colour per value); Line-it, the"
+            " joint probability of the identity read among its 403 (100 numbers x 4 suits, and the 3 bets,"
+            ' whose colour class is "none"), each the product of softmax(number) and softmax(colour over'
+            " none and the 4 suits), renormalised (`lineit_joint`). A read under"
+            f" {meta['confidence_threshold']:.6f} is uncertain.",
         ]
     lines += [
         "",

@@ -61,6 +61,7 @@ import numpy as np
 
 from vision.cards.band import BandConfig, grow_band
 from vision.cards.border import BorderConfig, learned_agrees, outer_border
+from vision.cards.frame_line import FrameLineConfig, align_to_frame
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
 from vision.cards.refine import outer_margin, refine_quad
 from vision.cards.seg_candidates import seg_instances
@@ -181,6 +182,10 @@ class FinderConfig:
     """After the border steps, a quad too square for the deck (the aspect nearest the frame's
     quads' median) that left out a plain band across one end of the card (dark on wood, in shadow)
     is grown over it (:mod:`vision.cards.band`); ``None``: not."""
+    frame_line: FrameLineConfig | None = field(default_factory=FrameLineConfig)
+    """Then sides that ended at the card's printed frame (over another card of the same paper,
+    where the card's own edge does not show) move out by the frame's inset that the other sides
+    show (:mod:`vision.cards.frame_line`); ``None``: not."""
     stretch: StretchConfig | None = field(default_factory=StretchConfig)
     """Last, a quad whose one dimension matches its neighbours' while the other runs far longer
     (a side over the card beneath, a gap or a neighbour) has that side pulled in to the card's edge
@@ -956,6 +961,11 @@ def find_cards(
             grown = grow_band(image, d.quad - np.float32([ox, oy]), deck, colours, cfg.band)
             if grown is not None:
                 dets[k] = CardDetection(order_quad(grown + np.float32([ox, oy])), d.confidence)
+    if cfg.frame_line is not None:
+        for k, d in enumerate(dets):
+            moved = align_to_frame(image, d.quad - np.float32([ox, oy]), cfg.frame_line)
+            if moved is not None:
+                dets[k] = CardDetection(order_quad(moved + np.float32([ox, oy])), d.confidence)
     if cfg.shared_edges > 0 and len(dets) >= 2:
         split = split_shared_edges([d.quad for d in dets], cfg.shared_edges)
         dets = [

@@ -12,6 +12,11 @@ envelope of the other's 3 x 3 neighbourhood, both ways; the chromatic part plus 
 part). The turn with the smallest difference counts; its evidence is a few numbers (high
 percentiles, the largest connected region above two levels).
 
+How far that evidence can be trusted depends on the pair's resolution: on a crop 50 px wide a
+changed thin outline hides in the blur, at 100 px it shows. Each crop therefore also gets an
+effective resolution (:func:`effective_px`: the card's size in the camera frame, where known), and
+the calibration sets the "same" threshold of each resolution band (:func:`band_offset`).
+
 The same code runs at calibration (``models.training.judge_verify``) and at run time
 (``vision.identity.judge``).
 """
@@ -80,6 +85,30 @@ class VerifyView:
     @property
     def greys(self) -> tuple[np.ndarray, ...]:
         return tuple(self.turn(i)[1] for i in range(self.count))
+
+
+def effective_px(short_side: float, resolution: dict, source_px: float | None = None) -> float:
+    """A crop's effective resolution (px) for the resolution bands: the card's shorter side in the
+    camera frame when the caller knows it (``source_px``), else the crop's own shorter side when it
+    lies within the sizes the bands were calibrated on (``resolution["max_px"]``); 0 (unknown: the
+    global threshold) for a larger crop, which may have been resampled from a small card."""
+    if source_px is not None:
+        return float(source_px)
+    return float(short_side) if short_side <= float(resolution["max_px"]) else 0.0
+
+
+def band_of(px: float, edges: Sequence[float]) -> int:
+    """Index of the resolution band of a pair whose smaller effective resolution is ``px``."""
+    return int(np.searchsorted(np.asarray(edges, np.float64), px, side="right"))
+
+
+def band_offset(px: float, resolution: dict | None) -> float:
+    """The logit added to the combination's p_same of a pair in ``px``'s band: 0 where the band keeps
+    the global "same" threshold (and for an unknown resolution, ``px`` 0), more where the band's own
+    near-duplicates allow a lower one."""
+    if resolution is None or px <= 0:
+        return 0.0
+    return float(resolution["offsets"][band_of(px, resolution["edges_px"])])
 
 
 def _high_pass_half(img: np.ndarray) -> np.ndarray:
@@ -236,7 +265,10 @@ def combined_logit(net_logit: np.ndarray, ev: np.ndarray, settings: dict) -> np.
     return ((x - mean) / std) @ w[:-1] + w[-1]
 
 
-def combined_p(net_logit: np.ndarray, ev: np.ndarray, settings: dict, floor: float) -> np.ndarray:
-    """p_same of pairs the verifier measured: the logistic model's, never below ``floor``."""
-    z = np.clip(combined_logit(net_logit, ev, settings), -40, 40)
+def combined_p(
+    net_logit: np.ndarray, ev: np.ndarray, settings: dict, floor: float, offset: np.ndarray | float = 0.0
+) -> np.ndarray:
+    """p_same of pairs the verifier measured: the logistic model's (plus each pair's resolution band
+    ``offset``, a logit), never below ``floor``."""
+    z = np.clip(combined_logit(net_logit, ev, settings) + offset, -40, 40)
     return np.maximum(1.0 / (1.0 + np.exp(-z)), floor)

@@ -8,13 +8,20 @@ verifier, and a logistic model of "same" on (the net's calibrated logit, log of 
 number) is fitted on one set of pairs (``fit_seed``). Its threshold "same" is then set on a second,
 larger set (``calibration_seed``) by the net's own rule: at most ``floor(target / 2 * n)`` different
 pairs of that set (near-duplicate or random) reach it, ``target`` being the net's
-``target_confident_wrong``. Pairs below the gate keep the net's
-p_same, and "different" stays the net's call. Written to ``models/judge_verify.json``; needs no
-PyTorch (the net runs through its ONNX files).
+``target_confident_wrong``. Then the resolution bands: each crop's effective resolution
+(``models.judge_verify.effective_px``: here its shorter side, the card's size in the camera frame),
+and for each band of the pair's smaller one (:data:`BAND_EDGES_PX`) the band's own threshold by the
+same rule within the band; a band whose near-duplicates allow a lower threshold than the global one
+gets a logit offset that brings its threshold onto the global one, so a single "same" threshold still
+applies (never a higher threshold: a band keeps at least the global rule's guarantee; measured, a
+stricter band threshold cost more genuine pairs than it saved wrong answers).
+Pairs below the gate keep the net's p_same, and "different" stays the net's call. Written to
+``models/judge_verify.json``; needs no PyTorch (the net runs through its ONNX files).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -44,11 +51,19 @@ class VerifyConfig:
     fit_seed: int = 1
     calibration_seed: int = 2
     fit_pairs: int = 2000
-    calibration_pairs: int = 4000
+    calibration_pairs: int = 8000
     gate: float = 0.3
     """The verifier is consulted (and can make "same") only where the net's p_same is at least this."""
     l2: float = 1e-3
 
+
+BAND_EDGES_PX = (60.0, 80.0, 100.0)
+"""Edges of the resolution bands (the pair's smaller effective resolution, px)."""
+MIN_BAND_NEGATIVES = 10
+"""A band sets its own threshold only from at least this many different pairs the verifier measured in
+it; a thinner band keeps the global threshold."""
+SIDE_BANDS = ((44, 60), (60, 80), (80, 100), (100, 121))
+"""Bands of the smaller crop's true side (px) the calibration reports on."""
 
 CONFIGS = {
     "full": VerifyConfig(),
@@ -163,6 +178,12 @@ class Scored:
     net_logit: np.ndarray
     side: np.ndarray
     """The shorter side (px) of the smaller crop of each pair."""
+    sides: np.ndarray
+    """(n, 2) shorter side (px) of each crop."""
+
+    def effective_px(self, resolution: dict) -> np.ndarray:
+        """Each pair's smaller effective resolution (px), as the judge computes it at run time."""
+        return np.asarray([min(jv.effective_px(v, resolution) for v in ss) for ss in self.sides])
 
 
 def score(model_dir: Path, pairs: Sequence[Pair], gate: float, ms: list[float] | None = None) -> Scored:
@@ -172,18 +193,23 @@ def score(model_dir: Path, pairs: Sequence[Pair], gate: float, ms: list[float] |
     ev = np.full((len(pairs), len(jv.FEATURES)), np.inf)
     idx = np.flatnonzero(gated)
     ev[idx] = verifier_evidence([pairs[i] for i in idx], ms, [tried[i] for i in idx])
-    side = np.asarray([min(*a.shape[:2], *b.shape[:2]) for a, b, _, _ in pairs], np.float64)
+    sides = np.asarray([[min(a.shape[:2]), min(b.shape[:2])] for a, b, _, _ in pairs], np.float64)
     same = np.asarray([pr[2] for pr in pairs])
-    return Scored(same, np.asarray([pr[3] for pr in pairs]), p, gated, ev, z, side)
+    kinds = np.asarray([pr[3] for pr in pairs])
+    return Scored(same, kinds, p, gated, ev, z, sides.min(axis=1), sides)
 
 
-def combined_p(s: Scored, model: dict, different_below: float) -> np.ndarray:
-    """The combined p_same: inside the gate (where both shapes agree) the logistic model's, never below
-    ``different_below`` ("different" stays the net's call); else the net's."""
+def combined_p(
+    s: Scored, model: dict, different_below: float, offset: np.ndarray | float = 0.0
+) -> np.ndarray:
+    """The combined p_same: inside the gate (where both shapes agree) the logistic model's (plus each
+    pair's resolution band ``offset``), never below ``different_below`` ("different" stays the net's
+    call); else the net's."""
     p = s.net_p.copy()
     ok = s.gated & np.isfinite(s.evidence).all(axis=1)
     if ok.any():
-        p[ok] = jv.combined_p(s.net_logit[ok], s.evidence[ok], model, different_below)
+        off = np.broadcast_to(np.asarray(offset, np.float64), p.shape)[ok]
+        p[ok] = jv.combined_p(s.net_logit[ok], s.evidence[ok], model, different_below, off)
     p[s.gated & ~ok] = 0.0
     return p
 
@@ -210,6 +236,67 @@ def same_threshold(p: np.ndarray, same: np.ndarray, target: float, gate: float) 
     neg = np.sort(p[~same])[::-1]
     t = float(np.nextafter(neg[allowed], 2.0)) if len(neg) > allowed else 0.5
     return min(max(t, gate, 0.5), 0.999999)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    return float(np.log(p / (1 - p)))
+
+
+def band_offsets(
+    p: np.ndarray,
+    same: np.ndarray,
+    px: np.ndarray,
+    measured: np.ndarray,
+    same_at: float,
+    target: float,
+    gate: float,
+) -> tuple[list[float], list[float]]:
+    """Each resolution band's own "same" threshold (:func:`same_threshold` within the band, never
+    above the global ``same_at``; the global one where fewer than :data:`MIN_BAND_NEGATIVES` of the
+    band's different pairs were ``measured`` by the verifier) and the logit offset (>= 0) that moves it
+    onto ``same_at``."""
+    bands = np.asarray([jv.band_of(v, BAND_EDGES_PX) for v in px])
+    thresholds, offsets = [], []
+    for b in range(len(BAND_EDGES_PX) + 1):
+        m = bands == b
+        thin = int((m & ~same & measured).sum()) < MIN_BAND_NEGATIVES
+        t = same_at if thin else same_threshold(p[m], same[m], target, gate)
+        t = min(t, same_at)
+        thresholds.append(t)
+        offsets.append(_logit(same_at) - _logit(t))
+    return thresholds, offsets
+
+
+def band_summaries(s: Scored, p: np.ndarray, same_at: float, different_below: float, px: np.ndarray) -> dict:
+    """:func:`summary` within each resolution band (what the judge decides by) and within each band
+    of the smaller crop's true side (what the bench's crops are)."""
+    out: dict[str, dict] = {"by_resolution_band": {}, "by_crop_side": {}}
+    edges = (0.0, *BAND_EDGES_PX, float("inf"))
+    for lo, hi in itertools.pairwise(edges):
+        m = (px >= lo) & (px < hi)
+        if m.any():
+            out["by_resolution_band"][f"{lo:g}-{hi:g}"] = summary(
+                _subset(s, m), p[m], same_at, different_below
+            )
+    for lo, hi in SIDE_BANDS:
+        m = (s.side >= lo) & (s.side < hi)
+        if m.any():
+            out["by_crop_side"][f"{lo}-{hi}"] = summary(_subset(s, m), p[m], same_at, different_below)
+    return out
+
+
+def _subset(s: Scored, m: np.ndarray) -> Scored:
+    return Scored(
+        s.same[m],
+        s.kinds[m],
+        s.net_p[m],
+        s.gated[m],
+        s.evidence[m],
+        s.net_logit[m],
+        s.side[m],
+        s.sides[m],
+    )
 
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95)
@@ -255,8 +342,22 @@ def calibrate_verifier(
     p = combined_p(cal, model, different_below)
     target = float(meta.get("config", {}).get("target_confident_wrong", 0.0006))
     same_at = same_threshold(p, cal.same, target, cfg.gate)
+    resolution: dict = {"max_px": AugmentConfig().max_px, "edges_px": list(BAND_EDGES_PX)}
+    px = cal.effective_px(resolution)
+    measured = cal.gated & np.isfinite(cal.evidence).all(axis=1)
+    band_t, offsets = band_offsets(p, cal.same, px, measured, same_at, target, cfg.gate)
+    resolution |= {"offsets": offsets, "band_thresholds": band_t}
+    p_banded = combined_p(
+        cal, model, different_below, np.asarray([jv.band_offset(v, resolution) for v in px])
+    )
     net_alone = summary(cal, cal.net_p, net_same_at, different_below)
-    validation = summary(cal, p, same_at, different_below)
+    global_only = summary(cal, p, same_at, different_below)
+    validation = summary(cal, p_banded, same_at, different_below)
+    # The first set (the logistic's own pairs, but not the bands' thresholds): how the bands hold there.
+    fit_px = fit.effective_px(resolution)
+    p_fit = combined_p(
+        fit, model, different_below, np.asarray([jv.band_offset(v, resolution) for v in fit_px])
+    )
     gated_ev = evidence_quantiles(cal)
     settings = {
         "model": "judge_verify",
@@ -274,7 +375,13 @@ def calibrate_verifier(
         "combination": model,
         "gate": cfg.gate,
         "same_at_or_above": same_at,
+        "resolution": resolution,
         "validation": validation,
+        "validation_by_band": band_summaries(cal, p_banded, same_at, different_below, px),
+        "global_threshold_validation": global_only,
+        "global_threshold_by_band": band_summaries(cal, p, same_at, different_below, px),
+        "fit_set_check": summary(fit, p_fit, same_at, different_below)
+        | {"by_band": band_summaries(fit, p_fit, same_at, different_below, fit_px)},
         "net_alone_validation": net_alone,
         "gated_share": float(np.mean(cal.gated)),
         "ms_per_pair": {
@@ -294,6 +401,63 @@ def calibrate_verifier(
 
 
 VERIFY_CARD = "judge_verify.md"
+
+
+def _resolution_lines(settings: dict) -> list[str]:
+    """The card's section on the resolution bands (empty for settings without them)."""
+    res = settings.get("resolution")
+    if res is None:
+        return []
+    lines = [
+        "## Resolution bands",
+        "",
+        "A crop's effective resolution: the card's shorter side in the camera frame where the caller"
+        " passes it (`PatternJudge.signatures(crops, source_px=...)`), else the crop's own shorter side"
+        f" when it is at most {res['max_px']} px (the largest calibrated); a larger crop may have been"
+        " resampled from a small card, so it keeps the global threshold. A pair's band is that of its"
+        " smaller crop; each band's own threshold is set by"
+        " the global rule within the band (never above the global one; the global one where fewer than"
+        f" {MIN_BAND_NEGATIVES} different pairs were measured), and a logit offset brings it onto the"
+        " global threshold.",
+        "",
+        "| band (px) | own threshold | offset (logit) |",
+        "|---|---|---|",
+    ]
+    edges = (0.0, *res["edges_px"], float("inf"))
+    for (lo, hi), t, off in zip(
+        itertools.pairwise(edges), res["band_thresholds"], res["offsets"], strict=True
+    ):
+        lines.append(f"| {lo:g}-{hi:g} | {t:.6f} | {off:.3f} |")
+    lines += [
+        "",
+        "Calibration set by band, global threshold -> with the bands (same / hard / confident wrong):",
+        "",
+    ]
+    lines += ["| band | pairs | same | hard | confident wrong |", "|---|---|---|---|---|"]
+    for group in ("by_resolution_band", "by_crop_side"):
+        for name, v in settings["validation_by_band"][group].items():
+            g = settings["global_threshold_by_band"][group][name]
+            label = ("resolution " if group == "by_resolution_band" else "crop side ") + name
+            same = f"{g.get('same_accuracy', 0):.3f} -> {v.get('same_accuracy', 0):.3f}"
+            lines.append(
+                f"| {label} | {v['pairs']} | {same}"
+                f" | {g.get('hard_accuracy', 0):.3f} -> {v.get('hard_accuracy', 0):.3f}"
+                f" | {g['confident_wrong_rate']:.5f} -> {v['confident_wrong_rate']:.5f} |"
+            )
+    fit = settings.get("fit_set_check")
+    if fit is not None:
+        lines += [
+            "",
+            "The first set (the logistic's own pairs, not the bands'), with the bands: same"
+            f" {fit.get('same_accuracy', 0):.3f}, confident wrong {fit['confident_wrong_rate']:.5f}; by band"
+            " (confident wrong): "
+            + ", ".join(
+                f"{k} {v['confident_wrong_rate']:.5f}"
+                for k, v in fit["by_band"]["by_resolution_band"].items()
+            )
+            + ".",
+        ]
+    return [*lines, ""]
 
 
 def write_verify_card(settings: dict, out_dir: Path) -> Path:
@@ -320,9 +484,12 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
         f"Data: {settings['recipe']}. Rebuild: `{settings.get('command', 'tableref train judge-verify')}`"
         f" ({settings['seconds']} s).",
         "",
+        *_resolution_lines(settings),
         "## Calibration set (held-out decks, net alone -> with the verifier)",
         f"- net alone: `{json.dumps(settings['net_alone_validation'])}`",
-        f"- with the verifier: `{json.dumps(settings['validation'])}`",
+        "- with the verifier, one global threshold:"
+        f" `{json.dumps(settings.get('global_threshold_validation'))}`",
+        f"- with the verifier and the resolution bands: `{json.dumps(settings['validation'])}`",
         f"- share of pairs measured by the verifier: {settings['gated_share']:.3f}",
         "- verifier per measured pair (both views built from the shrunk crops, as a pair of fresh"
         f" signatures pays): `{json.dumps(settings['ms_per_pair'])}` ms",

@@ -14,7 +14,11 @@ and measures the largest difference left. Each signature builds the verifier's v
 when the first such pair needs it (:class:`LazyView`).
 Where ``judge_verify.json`` lies beside the net (calibrated for these very net files), those pairs'
 ``p_same`` comes from a logistic model of both (the net's logit and the verifier's evidence), and its
-own "same" threshold, set on held-out decks, applies; "different" stays the net's call.
+own "same" threshold, set on held-out decks, applies; "different" stays the net's call. The evidence
+is surer on sharp, large crops than on small ones: each crop's effective resolution
+(:func:`models.judge_verify.effective_px`: the card's size in the camera frame where known) puts a pair
+in a resolution band, and a band whose
+calibration near-duplicates allow it gets a logit offset (its own, lower "same" threshold).
 """
 
 from __future__ import annotations
@@ -91,6 +95,9 @@ class Signature:
     lazy_view: LazyView | None = None
     """The crop as the classical verifier compares it, built on first use (None when the judge runs
     without the verifier)."""
+    px: float = 0.0
+    """The crop's effective resolution in px (:func:`models.judge_verify.effective_px`; 0 when the
+    judge runs without resolution bands)."""
 
     @property
     def view(self) -> jv.VerifyView | None:
@@ -136,30 +143,44 @@ class PatternJudge:
         self.views = int(self.meta.get("views", 2 if self.meta.get("both_ways") else 1))
         self.verifier = load_verifier(MODEL_DIR if model_dir is None else Path(model_dir), self.meta)
         self.net_same_at = self.same_at
+        self.resolution: dict | None = None
         if self.verifier is not None:
             self.same_at = float(self.verifier["same_at_or_above"])
             self.gate = float(self.verifier["gate"])
+            self.resolution = self.verifier.get("resolution")
 
-    def _input(self, crop: np.ndarray, what: str) -> tuple[np.ndarray, bool, LazyView | None]:
+    def _input(
+        self, crop: np.ndarray, what: str, source_px: float | None = None
+    ) -> tuple[np.ndarray, bool, LazyView | None, float]:
         try:
             crop = check_crop(crop, what)
         except ValueError as exc:
             raise InputError(str(exc)) from exc
         square = is_square(crop)
         view = LazyView(jv.source(crop), square) if self.verifier is not None else None
-        return to_tensor(crop, self.size, self.size, self.balance), square, view
+        px = 0.0
+        if self.resolution is not None:
+            px = jv.effective_px(min(crop.shape[:2]), self.resolution, source_px)
+        return to_tensor(crop, self.size, self.size, self.balance), square, view, px
 
-    def signatures(self, crops: list[np.ndarray]) -> list[Signature]:
-        """Signatures of many crops in one batch."""
+    def signatures(
+        self, crops: list[np.ndarray], source_px: list[float | None] | None = None
+    ) -> list[Signature]:
+        """Signatures of many crops in one batch. ``source_px``: each card's shorter side in the camera
+        frame (px) where the caller knows it (a crop rectified to a canonical size has lost it): the
+        pair's resolution band then comes from it rather than from the crop's own size."""
         if not crops:
             return []
-        inputs = [self._input(c, f"crop {i}") for i, c in enumerate(crops)]
-        stacks = [turns(x, sq) for x, sq, _ in inputs]
+        if source_px is not None and len(source_px) != len(crops):
+            raise InputError(f"source_px: expected one value per crop ({len(crops)}), got {len(source_px)}")
+        known = source_px or [None] * len(crops)
+        inputs = [self._input(c, f"crop {i}", known[i]) for i, c in enumerate(crops)]
+        stacks = [turns(x, sq) for x, sq, _, _ in inputs]
         flat = np.concatenate(stacks).astype(np.float32)
         emb = self._embed.run(None, {"crops": flat})[0]
         out, i = [], 0
-        for (_, sq, v), st in zip(inputs, stacks, strict=True):
-            out.append(Signature(emb[i : i + len(st)], sq, v))
+        for (_, sq, v, px), st in zip(inputs, stacks, strict=True):
+            out.append(Signature(emb[i : i + len(st)], sq, v, px))
             i += len(st)
         return out
 
@@ -206,7 +227,10 @@ class PatternJudge:
                 continue
             tried = jv.net_turn_order(self._head_fn, a.turns, b.turns, self.views)[: jv.TURNS_TRIED]
             ev = jv.evidence(a.lazy_view.get(), b.lazy_view.get(), tried)[None, :]
-            p[k] = jv.combined_p(z[k : k + 1], ev, self.verifier["combination"], self.different_below)[0]
+            offset = jv.band_offset(min(a.px, b.px), self.resolution)
+            p[k] = jv.combined_p(
+                z[k : k + 1], ev, self.verifier["combination"], self.different_below, offset
+            )[0]
         return p
 
     def verdict(self, p_same: float) -> str:

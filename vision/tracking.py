@@ -69,6 +69,10 @@ class TrackerConfig:
     """A look matches a card's only when it is nearer than this fraction of the card's distance from
     a blank look (:func:`signature_energy`): a low-contrast card's look is near that of anything
     plain, a hand over it included."""
+    other_look: float = 2.0
+    """A detection over a visible card whose look is this many ``look_threshold`` from the card's
+    is likely another card (one it lay on, uncovered as it was lifted): a detection near the card's
+    place takes the card's track first, whatever its look (it moved off, blurred)."""
     duplicate_iou: float = 0.7
     """A track lying this much over a track found in the frame, with the same look and not found
     itself, is the same card twice: it is dropped."""
@@ -225,6 +229,7 @@ class CardTracker:
             return sig_cache[i]
 
         place_cache: dict[tuple[int, bool], np.ndarray] = {}
+        look_dist: dict[tuple[int, int], float] = {}  # (detection, track id) -> look distance
 
         def place_sig(tr: Track, at_origin: bool) -> np.ndarray:
             key = (tr.track_id, at_origin)
@@ -246,6 +251,7 @@ class CardTracker:
             if sig is None:
                 return True
             dist = signature_distance(sig, tr.signature)
+            look_dist[i, tr.track_id] = dist
             log.debug("track %d look distance %.1f", tr.track_id, dist)
             if dist > cfg.look_threshold * slack and lay is not None and tr.state is not CardState.VISIBLE:
                 # A hidden card found where it lay (``lay``: at the place a hand seemed to carry
@@ -276,14 +282,17 @@ class CardTracker:
         det_to_tr: dict[int, int] = {}
         used: set[int] = set()
         unlike: list[tuple[int, int]] = []
+        unlike_far: list[tuple[int, int]] = []  # the same, the look plainly another card's
         for score, i, j in pairs:
             if i in det_to_tr or j in used:
                 continue
             # In place (a hand lifted off it, fingers may still hide a corner): more slack.
             lay = lies.get((i, j)) if score >= 1.7 else None
             if not same_look(i, examined[j], cfg.in_place_slack if score >= 1.7 else 1.0, lay=lay):
-                if examined[j].state is CardState.VISIBLE:
-                    unlike.append((i, j))
+                tr = examined[j]
+                if tr.state is CardState.VISIBLE:
+                    plain = look_dist[i, tr.track_id] > cfg.other_look * cfg.look_threshold
+                    (unlike_far if plain else unlike).append((i, j))
                 continue
             det_to_tr[i] = j
             used.add(j)
@@ -321,7 +330,8 @@ class CardTracker:
             used.add(j)
         # A visible card overlapping a detection that does not look like it, and seen nowhere
         # else, is still that card (a quad a little off, a glare); when it was seen elsewhere by
-        # its look, this is another card (a stack's new top card).
+        # its look, this is another card (a stack's new top card). (When the detection's look is
+        # plainly another card's, see below.)
         for i, j in unlike:
             if i not in det_to_tr and j not in used:
                 det_to_tr[i] = j
@@ -353,6 +363,14 @@ class CardTracker:
             if best_j is not None:
                 det_to_tr[i] = best_j
                 used.add(best_j)
+        # A visible card overlapping a detection whose look is plainly another card's
+        # (``other_look``) is still that card only when no detection near it took it above by
+        # its centre (the card was lifted off the one under it, now uncovered, and moved off
+        # blurred).
+        for i, j in unlike_far:
+            if i not in det_to_tr and j not in used:
+                det_to_tr[i] = j
+                used.add(j)
 
         changed: list[Track] = []
         placed = [t for t in self.tracks if t.state is not CardState.GONE and not t.tentative]

@@ -122,6 +122,9 @@ LIT_DARK = 0.3
 the hueless piece's (see ``_lit_dark_pieces``)."""
 LIT_PIT = 0.5
 """... and whose centre is darker than its ring by less than this share of an empty hole's pit."""
+SAT_BASE = True
+"""Where one or two of a lit board's channels are at white, the added light is measured on the
+others and the board under it there is the smooth model's (see ``_board_model``)."""
 PIT_LIFT = True
 PIT_CALM = 20.0
 """Percentile of the empty holes' pit-to-board ratios taken as unlit by added light."""
@@ -349,6 +352,7 @@ class BoardReader:
         self._faded = np.zeros((n, n), bool)
         self._clipped = np.zeros((n, n), bool)
         self._lift = np.zeros((n, n))
+        self._white_base = np.full((n, n, 3), np.nan)
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
         self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
@@ -577,7 +581,22 @@ class BoardReader:
         # Glare is white light added on top of the board, the pieces and the holes alike: where the
         # board is brighter than its smooth model, that much light is taken off again (linear
         # units) before a hole is compared with its board, so a washed-out peg regains its colour.
-        extra = (np.exp(board) - np.exp(model)).mean(-1)
+        added = np.exp(board) - np.exp(model)
+        extra = added.mean(-1)
+        if SAT_BASE:
+            # White light adds the same in every channel, but a channel stops at white: where one
+            # or two of the board's channels are at white, the light is measured on the others,
+            # and the board under it in those channels is the model's (``_ratio``).
+            white = np.exp(board) - 8.0 >= SAT_LEVEL - 0.01
+            some = white.any(-1) & ~white.all(-1)
+            seen = np.where(white, 0.0, added).sum(-1) / np.maximum((~white).sum(-1), 1)
+            # Only where the model is a board that light carried to white in each such channel (a
+            # quadratic run past white, as at the board's edge, is no board).
+            base = np.exp(model) - 8.0
+            fits = (base < SAT_LEVEL) & (base + seen[..., None] >= SAT_LEVEL - NOISE_LEVEL)
+            use = some & (fits | ~white).all(-1)
+            extra = np.where(use, np.maximum(extra, seen), extra)
+            self._white_base = np.where(white & use[..., None], model, np.nan)
         self._glare = np.where(local.mean(-1) > GLARE_MIN, np.maximum(extra, 0.0), 0.0)
         # Only clear glare may fade a piece's colour (a faded red matches a printed red line).
         self._faded = local.mean(-1) > GLARE_FADE
@@ -614,9 +633,17 @@ class BoardReader:
         whole[0] = False
         return whole[lab]
 
-    def _ratio(self, hole_log: np.ndarray, board: np.ndarray, glare: np.ndarray | None = None) -> np.ndarray:
+    def _ratio(
+        self,
+        hole_log: np.ndarray,
+        board: np.ndarray,
+        glare: np.ndarray | None = None,
+        white_base: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Each hole's log colour (centre, ring) less its board's; with ``glare`` (linear light
-        added on top of the board, per hole), that light is taken off first."""
+        added on top of the board, per hole), that light is taken off first. ``white_base``
+        (per hole and channel, NaN where none) is the board under that light in the channels the
+        camera shows at white (the board's own value there is unknown: white, not board + light)."""
         v = hole_log - np.concatenate([board, board], -1)
         g = glare
         if g is None or not (g > 0).any():
@@ -625,6 +652,9 @@ class BoardReader:
         gl = g[lit][:, None]
         hole = np.log(np.maximum(np.exp(hole_log[lit]) - gl, 8.0))
         base = np.log(np.maximum(np.exp(board[lit]) - gl, 8.0))
+        if white_base is not None:
+            wb = white_base[lit]
+            base = np.where(np.isnan(wb), base, wb)
         v[lit] = hole - np.concatenate([base, base], -1)
         return v
 
@@ -1244,7 +1274,7 @@ class BoardReader:
             self._lift = self._pit_lift(f.hole_log, board, ok & (label == 0) & (conf > 0.95) & (dmin < 0.5))
             self._glare = np.maximum(self._glare, self._lift)
         lit = self._glare > LIT_MIN
-        vg = self._ratio(f.hole_log, board, self._glare)
+        vg = self._ratio(f.hole_log, board, self._glare, self._white_base if SAT_BASE else None)
         label, conf, dmin = self._classify_lit(
             v, vg, lit, self._floored(self.prototypes, board, lit), self._faded
         )
@@ -1301,7 +1331,9 @@ class BoardReader:
         idx = np.nonzero(changed)
         if idx[0].size:
             v = self._ratio(f.hole_log[idx], board[idx])
-            vg = self._ratio(f.hole_log[idx], board[idx], self._glare[idx])
+            vg = self._ratio(
+                f.hole_log[idx], board[idx], self._glare[idx], self._white_base[idx] if SAT_BASE else None
+            )
             lit = self._glare[idx] > LIT_MIN
             local = self._local[idx] if self._local is not None else self.prototypes
             lab, c, d = self._classify_lit(

@@ -3,10 +3,15 @@ camera frame (the verifier's evidence is surer on large crops), each band calibr
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from models import judge_verify as jv
+from models.files import JUDGE, MODEL_DIR
 from models.training import judge_verify as tv
 from models.training.augment import AugmentConfig, camera_crop
 from vision.errors import InputError
@@ -114,3 +119,21 @@ def test_each_band_sets_its_own_threshold_from_its_own_near_duplicates() -> None
     assert thresholds[1] == 0.98 and offsets[1] == 0.0
     assert 0.9 < thresholds[2] < 0.901 and offsets[2] > 0
     assert thresholds[3] == 0.98 and offsets[3] == 0.0
+
+
+def test_a_verifier_without_resolution_bands_judges_every_pair_by_the_global_threshold(
+    tmp_path: Path, deck
+) -> None:
+    """Settings calibrated before the bands existed: no offsets, the crops' px stays 0."""
+    for name in (*JUDGE.onnx, JUDGE.meta):
+        shutil.copy(MODEL_DIR / name, tmp_path / name)
+    settings = json.loads((MODEL_DIR / "judge_verify.json").read_text(encoding="utf-8"))
+    del settings["resolution"]
+    (tmp_path / "judge_verify.json").write_text(json.dumps(settings), encoding="utf-8")
+    judge = PatternJudge(tmp_path)
+    assert judge.verifier is not None and judge.resolution is None
+    rng = np.random.default_rng(5)
+    pattern = deck.faces[0]
+    sigs = judge.signatures([_crop(deck, pattern, rng), _crop(deck, pattern, rng)])
+    assert [s.px for s in sigs] == [0.0, 0.0]
+    assert PatternJudge().signatures([_crop(deck, pattern, rng)])[0].px == 110  # the shipped one has bands

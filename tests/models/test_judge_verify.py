@@ -117,6 +117,13 @@ def test_calibration_runs_end_to_end_and_the_judge_takes_it_up(tmp_path: Path) -
     judge = PatternJudge(folder)
     assert judge.verifier is not None
     assert judge.same_at == pytest.approx(settings["same_at_or_above"])
+    res = written["resolution"]
+    assert res["edges_px"] == list(tv.BAND_EDGES_PX)
+    assert all(off >= 0 for off in res["offsets"])  # a band never gets a higher threshold
+    assert all(t <= written["same_at_or_above"] for t in res["band_thresholds"])
+    assert judge.resolution == res
+    assert set(written["validation_by_band"]) == {"by_resolution_band", "by_crop_side"}
+    assert "## Resolution bands" in (folder / tv.VERIFY_CARD).read_text(encoding="utf-8")
 
 
 def test_a_verifier_calibrated_for_other_net_files_is_ignored(tmp_path: Path, caplog) -> None:

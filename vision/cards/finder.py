@@ -19,8 +19,9 @@ The steps, all numpy / OpenCV:
    ratio, rectangularity, size, edge support all round (:func:`vision.cards.segment.side_support`)
    and, for the untrusted sources, for not being table-coloured.
 4. Candidates are reconciled: merged touching cards vs. one card with big prints (whichever is
-   nearer the typical card size), prints and glare inside a card dropped, duplicates merged,
-   sizes far from the typical card dropped, a quad that several others inside it fill (touching
+   nearer the typical card size), prints and glare inside a card dropped, duplicates merged
+   (of near-equal scores, one of the deck's shape before one of no card's shape, then the
+   larger), sizes far from the typical card dropped, a quad that several others inside it fill (touching
    cards merged) dropped, a quad of no card's shape around one of the deck's shape (a card with
    half its neighbour or with the card beneath it) dropped for the card inside, and a plain patch
    (no print inside: a cloth's check under glare) dropped.
@@ -43,11 +44,15 @@ The steps, all numpy / OpenCV:
    own quad of the card reaches beyond it too (:mod:`vision.cards.border`), or where three or
    more cards of the frame show a border of one relative width (the deck's) and what it adds is
    not table-coloured between this card and things that are not (the table in a row's gaps).
-6. Two quads that overlap in a thin strip along facing sides (touching cards, one side fitted to
+6. A quad too square for the deck that left out a plain band across one end of the card is
+   grown over it (:mod:`vision.cards.band`); sides that ended at the card's printed frame (over
+   another card of the same paper) move out by the frame's inset that the opposite side shows
+   (:mod:`vision.cards.frame_line`).
+7. Two quads that overlap in a thin strip along facing sides (touching cards, one side fitted to
    the neighbour's border) both end at the strip's middle; two that leave a thin gap of card
    between facing sides (each ended at its printed frame) both move out to the gap's middle
    (:mod:`vision.cards.shared_edges`).
-7. A quad one dimension of which matches its neighbours' while the other is far longer has the
+8. A quad one dimension of which matches its neighbours' while the other is far longer has the
    side that ran past the card pulled in to the card's edge (:mod:`vision.cards.stretch`).
 """
 
@@ -196,6 +201,10 @@ class FinderConfig:
     overgrown: bool = True
     """A quad of no card's shape holding one of the deck's shape (a card with half its
     neighbour, or with the card beneath) gives way to the card inside it."""
+    shaped_ties: bool = True
+    """Of two overlapping candidates whose scores are near-equal (equal to one decimal), one of the
+    deck's shape goes before one of no card's shape, before the larger goes first (a card with a
+    strip of the card beneath it or of its neighbour is the larger)."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -669,13 +678,17 @@ def _overgrown(
 
 
 def _dedupe(
-    cands: list[tuple[np.ndarray, float]], multi: list[bool] | None = None, overgrown: bool = True
+    cands: list[tuple[np.ndarray, float]],
+    multi: list[bool] | None = None,
+    overgrown: bool = True,
+    shaped_ties: bool = True,
 ) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
     a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical.
     ``multi``: per candidate, whether it holds two or more of the segmenter's card centres (and a
     quad holding as many card-shaped quads is a group of cards); ``overgrown``: drop a quad of no
-    card's shape that holds one of the deck's shape (:func:`_overgrown`)."""
+    card's shape that holds one of the deck's shape (:func:`_overgrown`); ``shaped_ties``: of
+    overlapping candidates of near-equal scores, one of the deck's shape goes first."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -715,8 +728,14 @@ def _dedupe(
     # A blob inside a card (its print, a glare patch) is not a card.
     keep = [i for i in keep if not any(inside[i, j] for j in keep)]
     kept: list[tuple[np.ndarray, float, float]] = []
-    # Near-equal scores: the larger quad first (a card's printed outline belongs to the card).
-    for i in sorted(keep, key=lambda i: (-round(cands[i][1], 1), -areas[i])):
+    # Near-equal scores: a quad of the deck's shape before one of no card's shape (a card with a
+    # strip of the card beneath it), then the larger (a card's printed outline belongs to the card).
+    shaped = np.zeros(n, bool)
+    if top and shaped_ties:
+        aspects = np.array([aspect_ratio(q) for q, _ in cands])
+        deck = min(CARD_ASPECTS, key=lambda a: abs(a - float(np.median(aspects[top]))))
+        shaped = np.abs(aspects - deck) <= CARD_SHAPE
+    for i in sorted(keep, key=lambda i: (-round(cands[i][1], 1), not shaped[i], -areas[i])):
         q = cands[i][0]
         if all(_iou_fast(q, areas[i], k, ka) < 0.5 for k, _, ka in kept):
             kept.append((q, cands[i][1], areas[i]))
@@ -884,7 +903,7 @@ def find_cards(
             merged.append(n_centres >= 2)
             if not learned:
                 n_supported = len(supported)
-    cands = _dedupe(supported, merged if cfg.centre_groups else None, cfg.overgrown)
+    cands = _dedupe(supported, merged if cfg.centre_groups else None, cfg.overgrown, cfg.shaped_ties)
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not
         cands = [(q, s) for q, s in cands if _fraction_inside(mag, q, 0.75, support_level) >= cfg.min_texture]

@@ -56,7 +56,7 @@ def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: i
     aug = AugmentConfig()
     seeds = rd.TWINIT_BENCH_SEEDS[:1] if quick else rd.TWINIT_BENCH_SEEDS
     hard_repeats = 1 if quick else 4
-    p_all, same_all, kind_all = [], [], []
+    p_all, same_all, kind_all, side_all = [], [], [], []
     for deck in rd.twinit_decks(seeds, rd.TWINIT_BENCH_STYLES):
         faces = deck.faces
         crops = []
@@ -89,6 +89,8 @@ def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: i
         flat = judge.signatures([c for pair in hard_sigs for c in pair])
         sig_pairs = [(sigs[i], sigs[j]) for i, j in pairs]
         sig_pairs += [(flat[2 * k], flat[2 * k + 1]) for k in range(len(hard_sigs))]
+        side_all += [min(*crops[i].shape[:2], *crops[j].shape[:2]) for i, j in pairs]
+        side_all += [min(*a.shape[:2], *b.shape[:2]) for a, b in hard_sigs]
         same += [False] * len(hard_sigs)
         kinds += ["hard"] * len(hard_sigs)
         p_all.append(judge.p_same_many(sig_pairs))
@@ -105,6 +107,7 @@ def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: i
         "hard_negative_accuracy": rounded(np.mean(st["correct"][kinds_arr == "hard"]), 5),
         "confident_wrong_rate": rounded(np.mean(st["wrong"]), 5),
         "uncertain_rate": rounded(np.mean(st["uncertain"]), 5),
+        "_by_crop_side": _by_side(st, kinds_arr, np.asarray(side_all)),
     }
     numbers, colours = {}, {}
     rotations = (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)
@@ -131,6 +134,27 @@ def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: i
             colours[deck.deck] = rounded(np.mean(ok_colour), 5)
     out["numbers"] = numbers
     out["colours"] = colours
+    return out
+
+
+SIDE_BANDS = ((44, 60), (60, 80), (80, 100), (100, 121))
+"""Bands of a pair's smaller crop side (px): the judge's verifier is surer on large crops."""
+
+
+def _by_side(st: dict[str, np.ndarray], kinds: np.ndarray, side: np.ndarray) -> dict:
+    """Same and hard-negative accuracy and confident wrong rate within each band of the pair's smaller
+    crop side (the render part's crops are cut at the card's size in the frame)."""
+    out = {}
+    for lo, hi in SIDE_BANDS:
+        m = (side >= lo) & (side < hi)
+        if not m.any():
+            continue
+        band = {"pairs": int(m.sum()), "confident_wrong_rate": rounded(np.mean(st["wrong"][m]), 5)}
+        for key, kind in (("same_accuracy", "same"), ("hard_negative_accuracy", "hard")):
+            k = m & (kinds == kind)
+            if k.any():
+                band[key] = rounded(np.mean(st["correct"][k]), 5)
+        out[f"{lo}-{hi}"] = band
     return out
 
 

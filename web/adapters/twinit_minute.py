@@ -46,6 +46,9 @@ REST_FRACTION = 0.02
 REST_MIN_PX = 1.5
 """Two frames show the spread at rest when (all but one of) their cards lie within this fraction of
 a card (and this many pixels) of each other: a card still sliding moves more between two frames."""
+SLIDE_FRACTION = 0.5
+"""...and no card lies farther than that but within this fraction of a card of where the other
+frame shows one: the one card allowed to differ may be hidden or missed, not still sliding."""
 
 
 KEEP_MARKS = 40
@@ -92,7 +95,7 @@ class SpreadMark:
         return self.mono - ((self.skipped + 1) // 2) * self.period
 
 
-def settled_since(marks: list[SpreadMark], tol: float) -> float | None:
+def settled_since(marks: list[SpreadMark], tol: float, slide: float = 0.0) -> float | None:
     """When the spread came to rest, from the frames that showed it: the first of the last run of
     frames whose cards lie (all but one) where the newest frame shows them (:func:`at_rest`),
     dated from the middle of the frames vision skipped before it; ``None`` without frames."""
@@ -100,17 +103,21 @@ def settled_since(marks: list[SpreadMark], tol: float) -> float | None:
         return None
     last = marks[-1]
     k = len(marks) - 1
-    while k > 0 and at_rest(marks[k - 1].spots, last.spots, tol):
+    while k > 0 and at_rest(marks[k - 1].spots, last.spots, tol, slide):
         k -= 1
     return marks[k].dated()
 
 
-def at_rest(a: list[Spot], b: list[Spot], tol: float) -> bool:
+def at_rest(a: list[Spot], b: list[Spot], tol: float, slide: float = 0.0) -> bool:
     """Whether two views show the same cards at the same places (within ``tol`` pixels), all but
-    one card of each (a hand may hide one, the finder miss one)."""
-    moved = sum(1 for s in a if nearest(b, s.center, tol) is None)
+    one card of each (a hand may hide one, the finder miss one), and none still sliding: moved by
+    more than ``tol`` but less than ``slide`` pixels (the last card laid comes down after the
+    others: at rest but for it, the spread was dated 60 to 100 ms before it was done)."""
+    moved = [s for s in a if nearest(b, s.center, tol) is None]
     extra = sum(1 for s in b if nearest(a, s.center, tol) is None)
-    return moved <= 1 and extra <= 1
+    if len(moved) > 1 or extra > 1:
+        return False
+    return not any(nearest(b, s.center, slide) is not None for s in moved)
 
 
 class Minute:
@@ -185,7 +192,8 @@ class Minute:
         del self._spread_marks[: max(0, len(self._spread_marks) - KEEP_MARKS)]
         tol = max(REST_MIN_PX, REST_FRACTION * self.stable.card_px)
         last = self._spread_last
-        if self._spread_rest is None and last is not None and at_rest(last.spots, seen, tol):
+        slide = SLIDE_FRACTION * self.stable.card_px
+        if self._spread_rest is None and last is not None and at_rest(last.spots, seen, tol, slide):
             # the fuller of the two frames is the spread handed over (a hand may hide a card)
             self._spread_rest = (last.dated(), view if len(seen) > len(last.spots) else last)
         if self._spread_best is None or len(seen) >= len(self._spread_best.spots):
@@ -226,7 +234,7 @@ class Minute:
         marks = self._spread_marks
         if marks and len(marks[-1].spots) >= most - 1:
             tol = max(REST_MIN_PX, REST_FRACTION * self.stable.card_px)
-            return settled_since(marks, tol)
+            return settled_since(marks, tol, SLIDE_FRACTION * self.stable.card_px)
         return next(m for m, n in self._spread_counts if n >= most - 1)
 
     def _stack_recent(self, mono: float) -> bool:

@@ -327,9 +327,10 @@ class Slaps:
             and all(_square(c) for c in crops)
             and p_same < self.different_below
         )
-        # ... and each card's view one a real table trusts (:meth:`_sound_evidence`)
-        sound = penalise and self._sound_evidence(spots, locs, landed_mono)
-        penalise = penalise and sound
+        # ... and each card's view one a real table trusts (:meth:`_sound_evidence`; ``None``:
+        # not looked at, no penalty in view anyway)
+        sound = self._sound_evidence(spots, locs, landed_mono) if penalise else None
+        penalise = penalise and bool(sound)
         action: dict[str, Any] = {"type": "claim", "players": players, "cards": locs}
         taken = self.live.judge(action)
         if not taken.applies:  # no penalty nor capture: the referee's table is not the camera's

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from web.adapters.twinit_table import Spot, nearest
+from web.adapters.twinit_table import Spot
 
 REACH_CARDS = 1.0
 """A hand this many cards or less from a card's box may lie on the card: fingers reach about a
@@ -62,7 +62,7 @@ class PlaceViews:
         """Keeps ``spot`` (a dated clean view) at its place (within ``tol`` pixels)."""
         if spot.seen is None or not spot.clean:
             return
-        i = nearest(self.places, spot.center, tol)  # type: ignore[arg-type]
+        i = self._nearest(spot.center, tol)
         place = self.places.pop(i) if i is not None else Place(spot.center, since=float(spot.seen))
         views = place.views
         if len(views) >= 2 and _seen(views[-1]) - _seen(views[-2]) < THIN_S and views[-1].sound <= spot.sound:
@@ -74,10 +74,19 @@ class PlaceViews:
         self.places.append(place)  # the most recently seen last
         del self.places[: max(0, len(self.places) - KEEP_PLACES)]
 
+    def _nearest(self, point: np.ndarray, within: float) -> int | None:
+        """Index of the place nearest ``point`` if closer than ``within`` (every frame, every card
+        in sight: one array operation, not a loop over the places)."""
+        if not self.places:
+            return None
+        d = np.linalg.norm(np.array([p.center for p in self.places], dtype=np.float64) - point, axis=1)
+        i = int(np.argmin(d))
+        return i if d[i] <= within else None
+
     def evidence(self, center: np.ndarray, tol: float, since: float) -> Evidence | None:
         """The newest sound view of the place taken at ``since`` or later, with the older clean
         views that may confirm it; ``None`` when there is none."""
-        i = nearest(self.places, center, tol)  # type: ignore[arg-type]
+        i = self._nearest(center, tol)
         if i is None:
             return None
         place = self.places[i]

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import ctypes
-import gc
 import logging
 import sys
 import threading
@@ -88,17 +87,6 @@ def tune_heap() -> bool:
     mallopt.restype = ctypes.c_int
     ok = mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
     return bool(mallopt(_M_ARENA_MAX, ARENA_MAX) == 1 and ok)
-
-
-def settle_startup_objects() -> int:
-    """Collects the garbage left by start-up, then moves every object alive now (modules, models,
-    the app) out of the collector's sight: a full collection then walks only what the session
-    made since, instead of pausing every thread (vision's included) over the whole start-up heap
-    (the demo's 70 000 objects: 177 ms a full collection on the loaded shared machine).
-    Returns how many objects were set aside."""
-    gc.collect()
-    gc.freeze()
-    return gc.get_freeze_count()
 
 
 @dataclass(frozen=True)
@@ -191,7 +179,6 @@ class LiveSession:
     def start(self) -> None:
         if not tune_heap():
             log.info("the C heap keeps its default settings (no glibc)")
-        settle_startup_objects()
         targets = [("publish", self._publish_loop)]
         if self.open_source is not None:
             targets.append(("capture", self._capture_loop))

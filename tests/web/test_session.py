@@ -3,12 +3,10 @@ the game is kept, corrupt frames and failing frames are counted and the session 
 
 from __future__ import annotations
 
-import gc
 import subprocess
 import sys
 import threading
 import time
-import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -152,28 +150,3 @@ def test_the_tuned_heap_hands_freed_frames_back_to_the_system() -> None:
     )
     released_mb = float(out.stdout.strip())
     assert released_mb >= 0.9 * 40 * 720 * 1280 * 3 / 2**20
-
-
-class _Node:
-    def __init__(self) -> None:
-        self.me = self
-
-
-def test_starting_a_session_collects_start_up_garbage_and_sets_the_rest_aside(tmp_path: Path) -> None:
-    """Start-up's cyclic garbage is freed, and what lives on is out of the collector's walks."""
-    garbage = _Node()
-    gone = weakref.ref(garbage)
-    del garbage
-    alive = _Node()
-    settings = Settings(game="lineit", players=("Ana", "Ben"), data_dir=tmp_path, retry_on_end=False)
-    ctx = build_context(settings)
-    try:
-        ctx.session.start()
-        assert gone() is None
-        assert gc.get_freeze_count() > 1000
-        assert not any(o is alive for o in gc.get_objects())
-        made_after = _Node()
-        assert any(o is made_after for o in gc.get_objects())
-    finally:
-        ctx.session.stop()
-        gc.unfreeze()

@@ -126,3 +126,21 @@ def _obs_with(mask: np.ndarray):
     from tests.web.tableobs import obs
 
     return dataclasses.replace(obs(1, 0.0, []), hand_mask=mask)
+
+
+def test_a_wrong_slap_on_a_place_whose_recorded_card_is_not_the_one_lying_there_asks_the_table(
+    tmp_path: Path,
+) -> None:
+    """Ben's pile top changed without the referee knowing (its record still holds the old card):
+    the views of the new card are sound and agree with each other, but the referee does not know
+    the card the hand lies on, so no penalty (offline replays of seeds 2 and 3 claimed such places
+    on true pairs, judged p(same) 0.0)."""
+    live, _ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[3], *TOP), card(3, P[1], *BOTTOM)]  # P[1] -> P[3] unseen
+    table.settle(cards)
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[3], *TOP, state=CardState.COVERED)]
+    for _ in range(8):
+        table.show([*covered, cards[2]], [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])])
+    assert not any(e["ruling"]["verdict"] == "invalid" for e in claim_entries(live)), claim_entries(live)
+    (question,) = live.questions.values()
+    assert question["evidence"]["checks"]["sound_views"] is False

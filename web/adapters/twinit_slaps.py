@@ -179,16 +179,20 @@ class Slaps:
     def _sound_evidence(self, spots: list[Spot], locs: list[dict[str, Any]], landed: float) -> bool:
         """Whether each card has a view a penalty may rest on (:mod:`web.adapters.twinit_views`):
         taken with no hand within reach at most :data:`FRESH_S` before the hands landed, after
-        the card had settled at its place, and showing the same pattern as an older clean view
-        of that place or as the card the referee recorded there; and whether those two views
-        still show different patterns. Otherwise the table is asked (the live bench's seed 1
-        once penalised two identical cards: one view was not of the card the hand lay on)."""
+        the card had settled at its place, showing the same pattern as an older clean view of
+        that place or as the card the referee recorded there, and not another pattern than that
+        recorded card (a record that drifted from the table: the referee does not know the card
+        the hand lies on); and whether those two views still show different patterns. Otherwise
+        the table is asked (the live bench's seed 1 once penalised two identical cards; offline
+        replays of seeds 2 and 3 claimed, on true pairs, a place whose recorded card was not the
+        one lying there, p(same) 0.0)."""
         tol = 0.25 * self.stable.card_px
         found = [self.place_views.evidence(s.center, tol, landed - FRESH_S) for s in spots]
         if any(e is None or not _square(e.view.view) for e in found):
             return False
         pairs: list[tuple[Any, Any]] = []
-        owners: list[int] = []
+        owners: list[tuple[int, bool]] = []
+        """(card, whether the reference is the referee's record) of each pair but the last."""
         for k, (ev, loc) in enumerate(zip(found, locs, strict=True)):
             assert ev is not None
             sig = self._signature_of(ev.view.view)
@@ -200,15 +204,24 @@ class Slaps:
                 else None
             )
             known = self.view_at.get(key) if key is not None else None
-            refs = [v.view for v in ev.older[:2]] + ([known] if known is not None and ev.settled else [])
-            for ref in refs:
-                pairs.append((sig, self._signature_of(ref)))
-                owners.append(k)
+            for ref in ev.older[:2]:
+                pairs.append((sig, self._signature_of(ref.view)))
+                owners.append((k, False))
+            if known is not None:
+                pairs.append((sig, self._signature_of(known)))
+                owners.append((k, True))
         views = [e.view.view for e in found if e is not None]
         pairs.append((self._signature_of(views[0]), self._signature_of(views[1])))
         scores = self.matcher.p_same_many(pairs)
-        confirmed = {k for k, p in zip(owners, scores[:-1], strict=True) if p >= self.sure}
-        return confirmed == {0, 1} and scores[-1] < self.different_below
+        for k, ev in enumerate(found):
+            assert ev is not None
+            older = [p for (i, rec), p in zip(owners, scores, strict=False) if i == k and not rec]
+            record = [p for (i, rec), p in zip(owners, scores, strict=False) if i == k and rec]
+            if record and record[0] < self.sure:
+                return False  # the referee's record of the place is not the card lying there
+            if not any(p >= self.sure for p in older) and not (record and ev.settled):
+                return False  # confirmed neither by an older view nor by the record
+        return scores[-1] < self.different_below
 
     def _surely_same(self, spots: list[Spot], landed: float) -> bool:
         crops, _ = self._evidence(spots, landed)

@@ -78,7 +78,7 @@ class SpreadView:
         """When the spread came to rest, ``mono`` being the first frame seen at rest: the middle of
         the frames skipped before it (it came to rest among them; the middle halves the worst
         error), else this frame."""
-        return self.mono - ((self.skipped + 1) // 2) * self.period
+        return _dated(self.mono, self.skipped, self.period)
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,12 @@ class SpreadMark:
     period: float = 0.0
 
     def dated(self) -> float:
-        return self.mono - ((self.skipped + 1) // 2) * self.period
+        return _dated(self.mono, self.skipped, self.period)
+
+
+def _dated(mono: float, skipped: int, period: float) -> float:
+    """``mono`` less half the ``skipped`` frames before it (rounded up), each ``period`` long."""
+    return mono - ((skipped + 1) // 2) * period
 
 
 def settled_since(marks: list[SpreadMark], tol: float, slide: float = 0.0) -> float | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -158,4 +159,23 @@ def verifier_section(folder: Path, model: ModelFiles) -> list[str]:
         f'evidence; "same" then needs p_same >= the threshold in `{VERIFY_META}` ({same_at:.6f}),',
         f'"different" stays the net\'s call (p_same < {different_below:.6f}). The benchmark'
         " above is of the net with its verifier.",
+        *_resolution_lines(settings.get("resolution")),
+    ]
+
+
+def _resolution_lines(resolution: dict | None) -> list[str]:
+    """The verifier's resolution bands, in a sentence (none when it was calibrated without them)."""
+    if not resolution:
+        return []
+    edges = [int(e) for e in resolution["edges_px"]]
+    bounds = [f"under {edges[0]} px"]
+    bounds += [f"{a}-{b} px" for a, b in pairwise(edges)]
+    bounds.append(f"{edges[-1]}-{int(resolution['max_px'])} px")
+    bands = ", ".join(f"{b} {t:.6f}" for b, t in zip(bounds, resolution["band_thresholds"], strict=True))
+    return [
+        "",
+        'The verifier\'s evidence depends on resolution, so its "same" threshold is set per band of the',
+        "pair's smaller card side (the card's side in the frame where the caller gives it, else the crop's",
+        f"own side; larger or unknown sizes keep the global threshold): {bands}.",
+        "`judge_verify.md` gives each band's figures.",
     ]

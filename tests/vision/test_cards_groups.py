@@ -27,8 +27,10 @@ def test_a_group_of_touching_cards_gives_way_to_its_cards() -> None:
 
 def test_a_fanned_card_grown_over_the_card_beneath_gives_way_to_the_card() -> None:
     """The quick bench's frame 207: a fanned Trio card whose kept quad also took in part of the card
-    beneath (IoU 0.47, aspect ~0.8), while a 0.645 quad inside it was dropped as its print."""
-    without = _best_ious(207, "fanned", "trio", FinderConfig(overgrown=False))
+    beneath (IoU 0.47, aspect ~0.8), while a 0.645 quad inside it was dropped as its print (the
+    inner-card rule, which also keeps the card here, is off to test this rule alone)."""
+    without = _best_ious(207, "fanned", "trio", FinderConfig(overgrown=False, inner_cards=False))
+    assert _best_ious(207, "fanned", "trio", FinderConfig(inner_cards=False))[0] >= 0.9
     with_rule = _best_ious(207, "fanned", "trio", FinderConfig())
     assert len(with_rule) == 1
     assert without[0] < 0.9 and with_rule[0] >= 0.9, (without, with_rule)
@@ -45,3 +47,15 @@ def test_of_near_equal_overlapping_candidates_the_one_of_the_decks_shape_wins() 
         shaped = _best_ious(seed, layout, "themind", FinderConfig())
         assert (shaped >= 0.9).sum() >= (larger >= 0.9).sum() + more, (seed, larger, shaped)
         assert ((shaped >= 0.9) | (larger < 0.9)).all(), (seed, larger, shaped)
+
+
+def test_a_card_inside_a_quad_of_it_and_the_card_beneath_is_no_print() -> None:
+    """The quick bench's frames 22 (Line-it cards overlapping) and 249 (The Mind cards fanned): a
+    top card's own quad (IoU ~0.99, the deck's shape) lay inside a larger quad of no card's shape
+    (the card with part of the one beneath, scored far lower) and was dropped as a print inside
+    it. Kept as a card, one more card of each frame is within IoU 0.9, none lost."""
+    for seed, layout, deck in ((22, "overlapping", "lineit"), (249, "fanned", "themind")):
+        dropped = _best_ious(seed, layout, deck, FinderConfig(inner_cards=False))
+        kept = _best_ious(seed, layout, deck, FinderConfig())
+        assert (kept >= 0.9).sum() >= (dropped >= 0.9).sum() + 1, (seed, dropped, kept)
+        assert ((kept >= 0.9) | (dropped < 0.9)).all(), (seed, dropped, kept)

@@ -19,7 +19,8 @@ The steps, all numpy / OpenCV:
    ratio, rectangularity, size, edge support all round (:func:`vision.cards.segment.side_support`)
    and, for the untrusted sources, for not being table-coloured.
 4. Candidates are reconciled: merged touching cards vs. one card with big prints (whichever is
-   nearer the typical card size), prints and glare inside a card dropped, duplicates merged
+   nearer the typical card size), prints and glare inside a card dropped (not a quad of the
+   deck's shape, scored clearly higher, inside one of no card's shape), duplicates merged
    (of near-equal scores, one of the deck's shape before one of no card's shape, then the
    larger), sizes far from the typical card dropped, a quad that several others inside it fill (touching
    cards merged) dropped, a quad of no card's shape around one of the deck's shape (a card with
@@ -205,6 +206,10 @@ class FinderConfig:
     """Of two overlapping candidates whose scores are near-equal (equal to one decimal), one of the
     deck's shape goes before one of no card's shape, before the larger goes first (a card with a
     strip of the card beneath it or of its neighbour is the larger)."""
+    inner_cards: bool = True
+    """A candidate inside another is not dropped as a print where it has the deck's shape, most of
+    the outer one's size and a clearly higher score (the outer one: a card with part of the card
+    beneath it)."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -629,6 +634,13 @@ MIN_INNER = 0.4
 """The card-shaped quad inside covers at least this fraction of the overgrown one."""
 
 
+INNER_CARD_SIZE = 0.5
+"""A candidate of the deck's shape inside another, at least this fraction of its area ..."""
+INNER_CARD_MARGIN = 0.15
+"""... and scored at least this much higher, is a card (the outer one: the card with part of the
+card beneath or of a neighbour), not a print inside a card."""
+
+
 GROUP_SIZES = 2.0
 """Card quads inside a group of touching cards are alike in size: the largest at most this many
 times the smallest."""
@@ -682,13 +694,16 @@ def _dedupe(
     multi: list[bool] | None = None,
     overgrown: bool = True,
     shaped_ties: bool = True,
+    inner_cards: bool = True,
 ) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
     a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical.
     ``multi``: per candidate, whether it holds two or more of the segmenter's card centres (and a
     quad holding as many card-shaped quads is a group of cards); ``overgrown``: drop a quad of no
     card's shape that holds one of the deck's shape (:func:`_overgrown`); ``shaped_ties``: of
-    overlapping candidates of near-equal scores, one of the deck's shape goes first."""
+    overlapping candidates of near-equal scores, one of the deck's shape goes first;
+    ``inner_cards``: a candidate inside another is kept when it is a card there
+    (:data:`INNER_CARD_SIZE`, :data:`INNER_CARD_MARGIN`)."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -725,16 +740,30 @@ def _dedupe(
     if overgrown:
         grown = _overgrown(cands, areas, inside, top, keep)
         keep = [i for i in keep if i not in grown]
-    # A blob inside a card (its print, a glare patch) is not a card.
-    keep = [i for i in keep if not any(inside[i, j] for j in keep)]
-    kept: list[tuple[np.ndarray, float, float]] = []
-    # Near-equal scores: a quad of the deck's shape before one of no card's shape (a card with a
-    # strip of the card beneath it), then the larger (a card's printed outline belongs to the card).
-    shaped = np.zeros(n, bool)
-    if top and shaped_ties:
+    shaped = np.zeros(n, bool)  # of the deck's shape
+    if top:
         aspects = np.array([aspect_ratio(q) for q, _ in cands])
         deck = min(CARD_ASPECTS, key=lambda a: abs(a - float(np.median(aspects[top]))))
         shaped = np.abs(aspects - deck) <= CARD_SHAPE
+
+    def a_card_inside(i: int, j: int) -> bool:
+        # a card inside a quad of it and part of the card beneath (or a neighbour), not a print:
+        # of the deck's shape, most of the outer one's size, and scored clearly higher
+        return (
+            inner_cards
+            and shaped[i]
+            and not shaped[j]
+            and areas[i] >= INNER_CARD_SIZE * areas[j]
+            and cands[i][1] >= cands[j][1] + INNER_CARD_MARGIN
+        )
+
+    # A blob inside a card (its print, a glare patch) is not a card.
+    keep = [i for i in keep if not any(inside[i, j] and not a_card_inside(i, j) for j in keep)]
+    kept: list[tuple[np.ndarray, float, float]] = []
+    # Near-equal scores: a quad of the deck's shape before one of no card's shape (a card with a
+    # strip of the card beneath it), then the larger (a card's printed outline belongs to the card).
+    if not shaped_ties:
+        shaped = np.zeros(n, bool)
     for i in sorted(keep, key=lambda i: (-round(cands[i][1], 1), not shaped[i], -areas[i])):
         q = cands[i][0]
         if all(_iou_fast(q, areas[i], k, ka) < 0.5 for k, _, ka in kept):
@@ -903,7 +932,9 @@ def find_cards(
             merged.append(n_centres >= 2)
             if not learned:
                 n_supported = len(supported)
-    cands = _dedupe(supported, merged if cfg.centre_groups else None, cfg.overgrown, cfg.shaped_ties)
+    cands = _dedupe(
+        supported, merged if cfg.centre_groups else None, cfg.overgrown, cfg.shaped_ties, cfg.inner_cards
+    )
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not
         cands = [(q, s) for q, s in cands if _fraction_inside(mag, q, 0.75, support_level) >= cfg.min_texture]

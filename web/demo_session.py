@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.registry import make_game
+from vision.render.scene import release_caches
 from web.app import build_context
 from web.capture import scenario_source
 from web.context import AppContext
@@ -168,5 +169,6 @@ def chained_source(
                 last = t
                 yield offset + t, image
             offset += last + 1.0 / fps
+            release_caches()  # the game over's faces, textures and maps
 
     return open_

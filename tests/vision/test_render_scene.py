@@ -70,6 +70,21 @@ def test_same_spec_same_pixels_and_truth() -> None:
     assert not np.array_equal(a, c)
 
 
+def test_released_caches_hold_nothing_and_frames_come_back_the_same() -> None:
+    """A long run drops a finished scenario's faces, textures and maps; frames do not change."""
+    from vision.render import faces, scene_light
+
+    spec = random_scene(5, deck="twinit", layout="scattered", hands=1)
+    before, _ = render(spec)
+    assert scene_mod._TEX_CACHE and faces._render_face_cached.cache_info().currsize > 0
+    scene_mod.release_caches()
+    assert not scene_mod._TEX_CACHE and not scene_mod._TABLE_CACHE
+    assert faces._render_face_cached.cache_info().currsize == 0
+    assert scene_light.light_maps.cache_info().currsize == 0
+    after, _ = render(spec)
+    assert np.array_equal(before, after)
+
+
 @pytest.mark.parametrize("camera", CAMERAS)
 def test_card_edges_land_where_truth_says(camera: CameraSpec) -> None:
     cam = Camera.build(camera, 960, 540)

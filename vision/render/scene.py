@@ -104,6 +104,23 @@ def _lru_get(cache: OrderedDict, key: tuple, make, size: int, max_bytes: int | N
     return value
 
 
+def release_caches() -> None:
+    """Drops the renderer's caches of finished work: card faces and their textures, the warped
+    tables, light maps and camera maps. A long run that plays one scenario after another calls it
+    between scenarios, so the textures of games over do not stay resident (the next frames make
+    again what they need; frames are unchanged)."""
+    from vision.render import faces, scene_camera, scene_light
+
+    with _CACHE_LOCK:
+        _TEX_CACHE.clear()
+        _TABLE_CACHE.clear()
+    faces._render_face_cached.cache_clear()
+    scene_light.light_maps.cache_clear()
+    scene_camera._build.cache_clear()
+    scene_camera._maps.cache_clear()
+    prop_texture.cache_clear()
+
+
 def premultiplied(bgr: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     """BGRA with the colour multiplied by the alpha (read-only): what the compositor warps."""
     pre = cv2.multiply(bgr, cv2.merge([alpha, alpha, alpha]), scale=1.0 / 255.0)

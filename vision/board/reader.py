@@ -142,6 +142,9 @@ FADE_CHROMA = 0.5
 """Only a class with this much hue (log units, centre and ring) is tried faded."""
 RING_MATCH = 0.35
 """A hole beside one next to a hand is read when this close to its class (in outlier limits)."""
+OPEN_EMPTY = 0.2
+"""Beside holes that match nothing, a hole a full read finds matching the empty hole this closely (in
+outlier limits: its pit and its bare ring) is seen, unless next to an occluded cell (``_assemble``)."""
 EDGE = 0.2
 """Brightness change (log units) of an empty hole's ring against its board that a shadow's edge explains."""
 PIT = 0.2
@@ -1436,8 +1439,17 @@ class BoardReader:
             if SHADE_HUE > 0
             else np.zeros_like(occluded[:-1, :-1])
         )
+        # On a full read (``covered`` not given), a hole beside holes that match nothing (a hand
+        # the board's colour, see below) that shows an empty hole's dark pit inside a ring of bare
+        # board of the board's hue, closely, has nothing over it: a hand over part of it would
+        # fill the pit or hide part of the ring (and a piece it hid shows no pit). Not one next
+        # to a cell a hand's colour covers: a finger's edge there may cross it.
+        open_empty = np.zeros_like(self.valid)
+        if covered is None and OPEN_EMPTY > 0 and self.spec.pattern == "holes":
+            by_cell = occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
+            open_empty = (label == 0) & (conf >= UNSURE) & (dmin < OPEN_EMPTY) & ~by_cell
         covered = self._covered(occluded, dmin, shaded) if covered is None else covered
-        covered = covered & self.valid
+        covered = covered & self.valid & ~open_empty
         outlier = (dmin >= 1.0) & self.valid
         # On a board clipped at white, unreadable holes are glare's doing (a pale grey peg there
         # is as white as the board): they abstain alone, they are no hand.
@@ -1465,7 +1477,7 @@ class BoardReader:
                     by_unseen = cv2.dilate((blob & ~seen).astype(np.uint8), np.ones((3, 3), np.uint8))
                     close |= shaded & by_seen & ~by_unseen.astype(bool)
                 ring &= ~close
-                covered = covered | ((blob | ring) & self.valid)
+                covered = covered | ((blob | ring) & self.valid & ~open_empty)
         # Unreadable holes side by side on a board clipped at white are glare's doing, or a hand as
         # white as the glare where they touch a hand seen by its colour: beside those a weak match
         # (a piece read by its dark or tinted ring alone, see _clipped_holes, which sets its

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
 
-from vision.cards.geometry import as_quad, line_intersection, quad_iou, side_lengths
+from vision.cards.geometry import as_quad, line_intersection, quad_iou, side_directions, side_lengths
 
 STEP = 0.5
 """Profile sampling step across each side, px."""
@@ -74,16 +75,20 @@ class BorderConfig:
     """... while what lies just inside it and just beyond it differ by at most this."""
 
 
-def side_profiles(image: np.ndarray, q: np.ndarray, offsets: np.ndarray, cfg: BorderConfig):
+class SideSampling(Protocol):
+    """Where along each side profiles are taken (:class:`BorderConfig` and its kin)."""
+
+    samples: int
+    span: tuple[float, float]
+
+
+def side_profiles(image: np.ndarray, q: np.ndarray, offsets: np.ndarray, cfg: SideSampling):
     """Each side's colours at ``cfg.samples`` points along ``cfg.span`` of it, at ``offsets`` px along
     its outward normal: (colour profiles (4, N, K, 3) float32, inside-the-image (4, N), outward
     normals (4, 2), side directions (4, 2))."""
     h, w = image.shape[:2]
     starts, ends = q, np.roll(q, -1, axis=0)
-    dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
-    normals = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
-    flip = np.einsum("ij,ij->i", normals, (starts + ends) / 2.0 - q.mean(axis=0)) < 0
-    normals[flip] *= -1.0
+    dirs, normals = side_directions(q)
     ts = np.linspace(cfg.span[0], cfg.span[1], cfg.samples)
     base = starts[:, None, :] + (ends - starts)[:, None, :] * ts[None, :, None]
     pts = base[:, :, None, :] + normals[:, None, None, :] * offsets[None, None, :, None]

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
-from vision.cards.geometry import as_quad, line_intersection, side_lengths
+from vision.cards.border import side_profiles
+from vision.cards.geometry import as_quad, line_intersection, side_directions, side_lengths
 
 STEP = 0.5
 """Profile sampling step across each side, px."""
@@ -61,7 +61,7 @@ class FrameLineConfig:
 
 def frame_insets(
     image: np.ndarray, quad: np.ndarray, cfg: FrameLineConfig | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per side of ``quad`` (full-resolution, corners in order around the card), how far inside
     it the nearest thin printed line runs, px (NaN where none is seen; negative: beyond the side),
     the line's colour (4, 3), and how far inside the side the paper just inside the line stays
@@ -74,28 +74,10 @@ def frame_insets(
     plain = np.zeros(4)
     if short < 24:
         return out, colours, plain
-    h, w = image.shape[:2]
     offsets = np.arange(
         -max(4.0, cfg.reach * short) - cfg.half_width - 1.0, 2.0 + cfg.half_width + STEP / 2, STEP
     )
-    starts, ends = q, np.roll(q, -1, axis=0)
-    dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
-    normals = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
-    flip = np.einsum("ij,ij->i", normals, (starts + ends) / 2.0 - q.mean(axis=0)) < 0
-    normals[flip] *= -1.0
-    ts = np.linspace(cfg.span[0], cfg.span[1], cfg.samples)
-    base = starts[:, None, :] + (ends - starts)[:, None, :] * ts[None, :, None]
-    pts = base[:, :, None, :] + normals[:, None, None, :] * offsets[None, None, :, None]
-    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0) & (pts[..., 1] <= h - 1)).all(
-        axis=2
-    )
-    prof = cv2.remap(
-        image,
-        pts[..., 0].reshape(4 * cfg.samples, -1).astype(np.float32),
-        pts[..., 1].reshape(4 * cfg.samples, -1).astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).reshape(4, cfg.samples, len(offsets), 3)
+    prof, inside, _, _ = side_profiles(image, q, offsets, cfg)
     k_len = len(offsets)
     for side in range(4):
         ok = inside[side]
@@ -128,56 +110,6 @@ def frame_insets(
         inner = max(0, j - round((cfg.half_width + 0.5) / STEP))
         paper = m[inner]
         far = np.linalg.norm(m[: inner + 1] - paper, axis=1) > cfg.max_paper
-        plain[side] = -float(offsets[int(np.nonzero(far)[0][-1]) if far.any() else 0])
-    return out, colours, plain
-    h, w = image.shape[:2]
-    offsets = np.arange(
-        -max(4.0, cfg.reach * short) - cfg.half_width - 1.0, 2.0 + cfg.half_width + STEP / 2, STEP
-    )
-    starts, ends = q, np.roll(q, -1, axis=0)
-    dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
-    normals = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
-    flip = np.einsum("ij,ij->i", normals, (starts + ends) / 2.0 - q.mean(axis=0)) < 0
-    normals[flip] *= -1.0
-    ts = np.linspace(cfg.span[0], cfg.span[1], cfg.samples)
-    base = starts[:, None, :] + (ends - starts)[:, None, :] * ts[None, :, None]
-    pts = base[:, :, None, :] + normals[:, None, None, :] * offsets[None, None, :, None]
-    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0) & (pts[..., 1] <= h - 1)).all(
-        axis=2
-    )
-    prof = cv2.remap(
-        image,
-        pts[..., 0].reshape(4 * cfg.samples, -1).astype(np.float32),
-        pts[..., 1].reshape(4 * cfg.samples, -1).astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).reshape(4, cfg.samples, len(offsets), 3)
-    shift = round(cfg.half_width / STEP)
-    for side in range(4):
-        ok = inside[side]
-        if ok.sum() < max(5, cfg.samples // 2):
-            continue
-        m = np.median(prof[side][ok].astype(np.float32), axis=0)  # (K, 3)
-        centre, before, after = m[shift:-shift], m[: -2 * shift], m[2 * shift :]
-        line = (
-            (np.linalg.norm(centre - before, axis=1) >= cfg.min_contrast)
-            & (np.linalg.norm(centre - after, axis=1) >= cfg.min_contrast)
-            & (np.linalg.norm(before - after, axis=1) <= cfg.max_paper)
-        )
-        at = offsets[shift:-shift]
-        line &= at <= 1.5
-        if not line.any():
-            continue
-        # the outermost run of line offsets: its middle is the line's centre
-        k = int(np.nonzero(line)[0][-1])
-        j = k
-        while j > 0 and line[j - 1]:
-            j -= 1
-        out[side] = -float(at[j] + at[k]) / 2.0
-        colours[side] = centre[(j + k) // 2]
-        inner = max(0, j - 2)  # 1 px further in than the paper beside the line, clear of its blur
-        paper = m[inner]
-        far = np.linalg.norm(m[: inner + 1] - paper, axis=1) > cfg.max_paper  # offsets[: inner + 1]
         plain[side] = -float(offsets[int(np.nonzero(far)[0][-1]) if far.any() else 0])
     return out, colours, plain
 
@@ -217,11 +149,7 @@ def align_to_frame(
             return None
         move[s] = depth - insets[s]
     q = as_quad(quad).astype(np.float64)
-    starts, ends = q, np.roll(q, -1, axis=0)
-    dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
-    normals = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
-    flip = np.einsum("ij,ij->i", normals, (starts + ends) / 2.0 - q.mean(axis=0)) < 0
-    normals[flip] *= -1.0
+    dirs, normals = side_directions(q)
     out = q.copy()
     for i in range(4):
         a, b = (i - 1) % 4, i

@@ -112,3 +112,15 @@ def line_intersection(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.nda
         return None
     t = np.linalg.solve(m, np.asarray(p2, np.float64) - np.asarray(p1, np.float64))
     return np.asarray(p1, np.float64) + t[0] * np.asarray(d1, np.float64)
+
+
+def side_directions(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's unit direction (corner i to corner i + 1) and its outward unit normal, (4, 2)
+    each (float64)."""
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    starts, ends = q, np.roll(q, -1, axis=0)
+    dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
+    normals = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
+    flip = np.einsum("ij,ij->i", normals, (starts + ends) / 2.0 - q.mean(axis=0)) < 0
+    normals[flip] *= -1.0
+    return dirs, normals

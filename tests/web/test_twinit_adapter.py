@@ -409,22 +409,24 @@ def test_a_slap_on_a_pile_counted_empty_that_shows_a_card_logs_the_card_back_fir
     assert live.entries[-1]["action"]["cards"] == [{"table": 0}, {"pile": 1}]
 
 
+def show_at(ad, cards, index: int, t: float) -> None:
+    """Vision's frame ``index`` at ``t``, showing ``cards``, observed by the adapter."""
+    frame = Captured(t, table_image(cards))
+    frame.index = index
+    ad.observe(obs(index, t, cards), frame)
+
+
 def test_frames_vision_skipped_before_the_spread_at_rest_date_it_from_their_middle(tmp_path: Path) -> None:
     """Vision slow: the last frame seen with the cards sliding, then 6 captured frames skipped,
     then the spread at rest. It came to rest among the skipped frames: dated from their middle."""
     ad, _table, handed = spread_watch(tmp_path)
 
-    def show(cards, index: int, t: float) -> None:
-        frame = Captured(t, table_image(cards))
-        frame.index = index
-        ad.observe(obs(index, t, cards), frame)
-
     for k in range(5):
-        show([card(1, P[0], *MIDDLE)], 100 + k, 10.0 + 0.1 * k)  # the stack
+        show_at(ad, [card(1, P[0], *MIDDLE)], 100 + k, 10.0 + 0.1 * k)  # the stack
     spread = spread_cards()
-    show(sliding(spread, 30.0), 105, 10.5)
-    show(spread, 112, 11.2)  # frames 106..111 skipped: the cards came to rest among them
-    show(spread, 113, 11.3)
+    show_at(ad, sliding(spread, 30.0), 105, 10.5)
+    show_at(ad, spread, 112, 11.2)  # frames 106..111 skipped: the cards came to rest among them
+    show_at(ad, spread, 113, 11.3)
     assert handed == [pytest.approx(11.2 - 0.3)]
 
 
@@ -438,16 +440,11 @@ def test_a_spread_the_table_memory_takes_as_still_first_is_dated_from_when_its_c
     live bench's seed 2 started 580 ms early so)."""
     ad, _table, handed = spread_watch(tmp_path)
 
-    def show(cards, index: int, t: float) -> None:
-        frame = Captured(t, table_image(cards))
-        frame.index = index
-        ad.observe(obs(index, t, cards), frame)
-
     for k in range(5):
-        show([card(1, P[0], *MIDDLE)], 100 + k, 10.0 + 0.1 * k)  # the stack
+        show_at(ad, [card(1, P[0], *MIDDLE)], 100 + k, 10.0 + 0.1 * k)  # the stack
     spread = spread_cards()
-    show(sliding(spread, 8.0), 105, 10.5)
-    show(spread, 109, 10.9)  # frames 106..108 skipped
+    show_at(ad, sliding(spread, 8.0), 105, 10.5)
+    show_at(ad, spread, 109, 10.9)  # frames 106..108 skipped
     assert handed == [pytest.approx(10.9 - 0.2)]
 
 

@@ -59,6 +59,16 @@ FRESH_S = 1.0
 hands landed on them (an older view may show a card since covered, moved or turned)."""
 
 
+def place_key(loc: dict[str, Any]) -> tuple[str, int] | None:
+    """A claimed card's place as the adapter keys its records: ``("table", i)`` or ``("pile", i)``
+    (``None`` for a won card's place)."""
+    if "table" in loc:
+        return ("table", loc["table"])
+    if "pile" in loc:
+        return ("pile", loc["pile"])
+    return None
+
+
 class Slaps:
     """Claims read from hands on cards, judged and ruled (or put to the table)."""
 
@@ -196,13 +206,7 @@ class Slaps:
         for k, (ev, loc) in enumerate(zip(found, locs, strict=True)):
             assert ev is not None
             sig = self._signature_of(ev.view.view)
-            key = (
-                ("table", loc["table"])
-                if "table" in loc
-                else ("pile", loc["pile"])
-                if "pile" in loc
-                else None
-            )
+            key = place_key(loc)
             known = self.view_at.get(key) if key is not None else None
             for ref in ev.older[:2]:
                 pairs.append((sig, self._signature_of(ref.view)))
@@ -412,13 +416,7 @@ class Slaps:
         card's, or the first's when the second's face cannot be rewritten (a won pair's)."""
         for target, other in ((1, 0), (0, 1)):
             loc, face, ref = locs[target], faces[target], faces[other]
-            key = (
-                ("table", loc["table"])
-                if "table" in loc
-                else ("pile", loc["pile"])
-                if "pile" in loc
-                else None
-            )
+            key = place_key(loc)
             if key is None or key not in self.seq_of:
                 continue
             if same and ref is not None and face != ref:

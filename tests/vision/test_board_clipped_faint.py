@@ -3,18 +3,7 @@ class and bridges show only faintly (boards rebuilt as ``tableref bench twixt`` 
 
 from __future__ import annotations
 
-from calibration.board_finder import find_board
-from vision.board.reader import BoardReader
-from web.bench.twixt import near_hands, suite_board
-
-
-def _read(seed: int, index: int):
-    board = suite_board(seed, index)
-    spec = board.spec
-    clear, scene = board.scenes(1280, 720)
-    reading = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask())).read(scene.image)
-    visible = spec.valid_mask() & ~near_hands(scene, 2.0)
-    return scene, reading, visible
+from tests.vision._board_helpers import read_suite_board as _read
 
 
 def test_a_hole_glare_washed_flat_is_no_faded_red_peg() -> None:

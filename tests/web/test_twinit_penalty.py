@@ -144,3 +144,54 @@ def test_a_wrong_slap_on_a_place_whose_recorded_card_is_not_the_one_lying_there_
     assert not any(e["ruling"]["verdict"] == "invalid" for e in claim_entries(live)), claim_entries(live)
     (question,) = live.questions.values()
     assert question["evidence"]["checks"]["sound_views"] is False
+
+
+def test_a_card_seen_at_one_moment_only_is_not_confirmed_by_the_record_made_then(tmp_path: Path) -> None:
+    """Ana's pile shows a new card, seen with no hand near in one frame only (the slap's hands
+    within reach of it in every later frame); the referee recorded the card from that very view,
+    and the place's older views show the card that lay there before. The record may not confirm
+    the view it was made from: the table is asked, even though the judge finds the two claimed
+    cards different (the live bench's seed 1, in a real-time replay: p(same) 0.04 on a true pair)."""
+    from types import SimpleNamespace
+
+    from web.adapters.twinit_slaps import Slaps
+
+    new_look, old_look, twin_look = (np.full((80, 80, 3), v, np.uint8) for v in (10, 120, 200))
+    views = PlaceViews()
+    at_pile, at_twin = (100.0, 100.0), (500.0, 100.0)
+    for k in range(5):  # the previous top card, then the twin on the other pile, for a while
+        views.add(_spot_at(at_pile, old_look, 1.0 + 0.1 * k), tol=10.0)
+        views.add(_spot_at(at_twin, twin_look, 1.0 + 0.1 * k), tol=10.0)
+    for k in range(5):
+        views.add(_spot_at(at_twin, twin_look, 3.0 + 0.2 * k), tol=10.0)
+    views.add(_spot_at(at_pile, new_look, 3.4), tol=10.0)  # revealed: its one sound view
+    same_pairs = {(id(a), id(b)) for a in (new_look, old_look, twin_look) for b in (a,)}
+
+    def p_same_many(pairs):
+        return [1.0 if (id(a), id(b)) in same_pairs else 0.0 for a, b in pairs]
+
+    judge = SimpleNamespace(
+        stable=SimpleNamespace(card_px=80.0),
+        place_views=views,
+        view_at={("pile", 0): new_look, ("pile", 1): twin_look},
+        matcher=SimpleNamespace(p_same_many=p_same_many),
+        sure=0.9,
+        different_below=0.1,
+        _signature_of=lambda view: view,
+    )
+    spots = [_spot_at(at_pile, new_look, 3.4), _spot_at(at_twin, twin_look, 3.8)]
+    locs = [{"pile": 0}, {"pile": 1}]
+    assert not Slaps._sound_evidence(judge, spots, locs, landed=4.1)
+    # seen again a frame apart before the slap, the same card: now the view is confirmed
+    views.add(_spot_at(at_pile, new_look, 3.7), tol=10.0)
+    spots[0] = _spot_at(at_pile, new_look, 3.7)
+    assert Slaps._sound_evidence(judge, spots, locs, landed=4.1)
+
+
+def _spot_at(center: tuple[float, float], look: np.ndarray, seen: float) -> Spot:
+    """A sound, clean view ``look`` of a card centred at ``center``, taken at ``seen``."""
+    cx, cy = center
+    quad = np.array(
+        [[cx - 40, cy - 40], [cx + 40, cy - 40], [cx + 40, cy + 40], [cx - 40, cy + 40]], np.float32
+    )
+    return Spot(np.array(center), quad, look, 1, seen, True, True)

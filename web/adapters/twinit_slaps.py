@@ -188,14 +188,18 @@ class Slaps:
 
     def _sound_evidence(self, spots: list[Spot], locs: list[dict[str, Any]], landed: float) -> bool:
         """Whether each card has a view a penalty may rest on (:mod:`web.adapters.twinit_views`):
-        taken with no hand within reach at most :data:`FRESH_S` before the hands landed, after
-        the card had settled at its place, showing the same pattern as an older clean view of
-        that place or as the card the referee recorded there, and not another pattern than that
-        recorded card (a record that drifted from the table: the referee does not know the card
+        taken with no hand within reach at most :data:`FRESH_S` before the hands landed,
+        showing the same pattern as an older clean view of that place (taken a frame or more
+        apart: the card had settled there), and not another pattern than the card the referee
+        recorded there (a record that drifted from the table: the referee does not know the card
         the hand lies on); and whether those two views still show different patterns. Otherwise
         the table is asked (the live bench's seed 1 once penalised two identical cards; offline
         replays of seeds 2 and 3 claimed, on true pairs, a place whose recorded card was not the
-        one lying there, p(same) 0.0)."""
+        one lying there, p(same) 0.0). The record alone confirms nothing: it may have been made
+        from the very moment the view was taken (a card revealed under a moving card, the slap's
+        hands already within reach of it in every later frame), and in a real-time replay of
+        seed 1 such a card, revealed 0.7 s before the slap, was penalised against its identical
+        twin at p(same) 0.04 with every other check passed."""
         tol = 0.25 * self.stable.card_px
         found = [self.place_views.evidence(s.center, tol, landed - FRESH_S) for s in spots]
         if any(e is None or not _square(e.view.view) for e in found):
@@ -223,8 +227,8 @@ class Slaps:
             record = [p for (i, rec), p in zip(owners, scores, strict=False) if i == k and rec]
             if record and record[0] < self.sure:
                 return False  # the referee's record of the place is not the card lying there
-            if not any(p >= self.sure for p in older) and not (record and ev.settled):
-                return False  # confirmed neither by an older view nor by the record
+            if not any(p >= self.sure for p in older):
+                return False  # no older view of the place shows this card: one moment's view
         return scores[-1] < self.different_below
 
     def _surely_same(self, spots: list[Spot], landed: float) -> bool:

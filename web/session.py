@@ -51,15 +51,22 @@ _M_MMAP_THRESHOLD = -3
 _M_ARENA_MAX = -8
 
 
+def _libc(name: str) -> Any:
+    """The C library's function ``name`` on Linux (glibc), else ``None``."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return getattr(ctypes.CDLL("libc.so.6"), name)
+    except (OSError, AttributeError):
+        return None
+
+
 def heap_trimmer() -> Callable[[], None] | None:
     """``malloc_trim(0)`` of the C library on Linux (frames, crops and model buffers of many
     sizes come and go on several threads; without it the freed memory stays resident), else
     ``None``."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        trim = ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):
+    trim = _libc("malloc_trim")
+    if trim is None:
         return None
     trim.argtypes = [ctypes.c_size_t]
 
@@ -79,11 +86,8 @@ def tune_heap() -> bool:
     chained bench games, twice, on the loaded shared machine: peak 353 -> 311 and 339 -> 313 MB.
     It does not stop the growth that is memory in use (growth 17.8 -> 11.0 % and 12.8 -> 14.4 %
     in those two pairs of runs)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):
+    mallopt = _libc("mallopt")
+    if mallopt is None:
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int

@@ -364,7 +364,13 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         if image is None or not obs.cards:
             return
         tol = 0.25 * self.stable.card_px
-        for spot in fresh_views(visible_spots(obs), image, obs, mono):
+        # the judge's resolution band goes by a card's size in the camera image, not its crop's
+        self.matcher.card_px = self.stable.card_px
+        seen = visible_spots(obs)
+        for spot in seen:
+            self.matcher.note_source(spot.view, spot.quad)
+        for spot in fresh_views(seen, image, obs, mono):
+            self.matcher.note_source(spot.view, spot.quad)
             # (a view with a finger over a corner is kept: an older view may show another card,
             # a pile's top taken while the hand was still there)
             if under_a_hand(obs, spot.center) is not None and on_the_mask(obs.hand_mask, spot.center):

@@ -34,3 +34,26 @@ def test_an_empty_hole_plainly_seen_at_a_hands_margin_is_read(
     assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()
     assert (reading.matrix == truth)[visible].all()
     assert not (near & (reading.matrix >= 0) & (reading.matrix != truth)).any()
+
+
+def test_an_incremental_read_also_sees_an_empty_hole_plainly_at_a_hands_margin() -> None:
+    # The board read once without hands, then a hand comes: the incremental read (the video's and
+    # the live app's) judges the holes beside it as a full read does.
+    board = suite_board(191, 1)
+    spec = board.spec
+    clear, scene = board.scenes(1280, 720)
+    reader = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask()))
+    reader.read(clear.image)
+    reading = reader.update(scene.image)
+    assert reading.changed < spec.size**2  # incremental, not a full read again
+    truth = scene.truth.pegs
+    near = spec.valid_mask() & near_hands(scene, 2.0)
+    hole = (13, 7)  # covered by the incremental read before, beside a hand the board's colour
+    assert truth[hole] == 0 and not near[hole]
+    assert reading.matrix[hole] == 0 and not reading.covered[hole]
+    assert reading.hand_over_board
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()
+    # A second frame with the same hand keeps it seen.
+    again = reader.update(scene.image)
+    assert again.matrix[hole] == 0 and not again.covered[hole]
+    assert not ((again.matrix >= 0) & (again.matrix != truth) & spec.valid_mask()).any()

@@ -1335,56 +1335,114 @@ class BoardReader:
         dmin = np.zeros(label.shape)
         idx = np.nonzero(changed)
         if idx[0].size:
-            v = self._ratio(f.hole_log[idx], board[idx])
-            vg = self._ratio(
-                f.hole_log[idx], board[idx], self._glare[idx], self._white_base[idx] if SAT_BASE else None
-            )
-            lit = self._glare[idx] > LIT_MIN
-            local = self._local[idx] if self._local is not None else self.prototypes
-            lab, c, d = self._classify_lit(
-                v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
-            )
-            if not self._adapted.all():
-                fresh = ~covered[idx] & (c > 0.95) & ~self._adapted[lab]
-                if fresh.any():
-                    before = self._adapted.copy()
-                    self.prototypes = self._adapt(v, lab, fresh)
-                    if self._local is not None:
-                        # A class first seen now has no local model yet: the board-wide one.
-                        for k in np.nonzero(self._adapted & ~before)[0]:
-                            self._local[:, :, k] = self.prototypes[k]
-                    local = self._local[idx] if self._local is not None else self.prototypes
-                    lab, c, d = self._classify_lit(
-                        v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
-                    )
-            lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
-            lab, c, d = self._lit_dark_pieces(
-                f.hole_log[idx], board[idx], lab, c, d, self._glare[idx] > LIT_MIN
-            )
-            clip = self._clipped[idx]
-            if clip.any():
-                sub = self._clipped_shapes(f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip])
-                lab[clip], c[clip], d[clip] = sub
-            if f.quad_log is not None:
-                lab, c, d = self._crossings(
-                    f.quad_log[idx],
-                    f.hole_log[idx],
-                    board[idx],
-                    lab,
-                    c,
-                    d,
-                    self._clipped[idx],
-                    self._glare[idx],
-                )
+            lab, c, d = self._reclassify(f, board, idx, covered[idx], adapt=True)
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.
         # Links only change with a hand over the board, which changes holes: else keep them.
+        open_empty = self._open_empty_update(f, board, occluded, covered, label, conf, dmin, changed)
+        covered = covered & ~open_empty
         same = idx[0].size == 0 and np.array_equal(covered & self.valid, prev.covered)
-        reading = self._assemble(f, board, occluded, label, conf, dmin, t0, int(idx[0].size), covered, same)
+        reading = self._assemble(
+            f, board, occluded, label, conf, dmin, t0, int(idx[0].size), covered, same, open_empty
+        )
         self._prev = f
         self._reading = reading
         return reading
+
+    def _reclassify(
+        self,
+        f: _Features,
+        board: np.ndarray,
+        idx: tuple[np.ndarray, ...],
+        covered_idx: np.ndarray,
+        adapt: bool = False,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(label, confidence, distance) of the holes ``idx`` classified afresh as an incremental read
+        does (local prototypes, added light, glare); with ``adapt``, a class first confidently seen
+        there among holes not ``covered_idx`` learns its prototype."""
+        v = self._ratio(f.hole_log[idx], board[idx])
+        vg = self._ratio(
+            f.hole_log[idx], board[idx], self._glare[idx], self._white_base[idx] if SAT_BASE else None
+        )
+        lit = self._glare[idx] > LIT_MIN
+        local = self._local[idx] if self._local is not None else self.prototypes
+        lab, c, d = self._classify_lit(v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx])
+        if adapt and not self._adapted.all():
+            fresh = ~covered_idx & (c > 0.95) & ~self._adapted[lab]
+            if fresh.any():
+                before = self._adapted.copy()
+                self.prototypes = self._adapt(v, lab, fresh)
+                if self._local is not None:
+                    # A class first seen now has no local model yet: the board-wide one.
+                    for k in np.nonzero(self._adapted & ~before)[0]:
+                        self._local[:, :, k] = self.prototypes[k]
+                local = self._local[idx] if self._local is not None else self.prototypes
+                lab, c, d = self._classify_lit(
+                    v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
+                )
+        lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
+        lab, c, d = self._lit_dark_pieces(f.hole_log[idx], board[idx], lab, c, d, self._glare[idx] > LIT_MIN)
+        clip = self._clipped[idx]
+        if clip.any():
+            sub = self._clipped_shapes(f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip])
+            lab[clip], c[clip], d[clip] = sub
+        if f.quad_log is not None:
+            lab, c, d = self._crossings(
+                f.quad_log[idx],
+                f.hole_log[idx],
+                board[idx],
+                lab,
+                c,
+                d,
+                self._clipped[idx],
+                self._glare[idx],
+            )
+        return lab, c, d
+
+    def _open_empty(
+        self, occluded: np.ndarray, label: np.ndarray, conf: np.ndarray, dmin: np.ndarray
+    ) -> np.ndarray:
+        """(N, N) bool: holes read empty, surely, matching the empty hole within ``OPEN_EMPTY`` of the
+        limit (pit and bare ring), next to no occluded cell (see ``_assemble``)."""
+        if OPEN_EMPTY <= 0 or self.spec.pattern != "holes":
+            return np.zeros_like(self.valid)
+        by_cell = occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
+        return (label == 0) & (conf >= UNSURE) & (dmin < OPEN_EMPTY) & ~by_cell & self.valid
+
+    def _open_empty_update(
+        self,
+        f: _Features,
+        board: np.ndarray,
+        occluded: np.ndarray,
+        covered: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+        changed: np.ndarray,
+    ) -> np.ndarray:
+        """``_open_empty`` for an incremental read: the holes it classified again (``changed``) are
+        judged on their fresh distances; an unchanged hole read empty beside a covered or changed
+        hole (where a hand or what matches nothing lies) is classified afresh to be judged, for its
+        remembered reading says nothing of its distance now (``conf`` takes the fresh confidence of
+        those seen)."""
+        if OPEN_EMPTY <= 0 or self.spec.pattern != "holes":
+            return np.zeros_like(self.valid)
+        open_empty = self._open_empty(occluded, label, conf, dmin) & changed
+        stir = (covered | changed) & self.valid
+        if not stir.any():
+            return open_empty
+        around = cv2.dilate(stir.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        ones = np.ones_like(conf)
+        candidate = self._open_empty(occluded, label, ones, np.zeros_like(dmin)) & around & ~changed
+        idx = np.nonzero(candidate)
+        if idx[0].size:
+            lab, c, d = self._reclassify(f, board, idx, covered[idx])
+            seen = (lab == 0) & (c >= UNSURE) & (d < OPEN_EMPTY)
+            open_empty[idx] = seen
+            # A hole covered at the last read has no confidence left: its fresh one.
+            conf[idx] = np.where(seen, c, conf[idx])
+        return open_empty
 
     def _shaded(
         self, f: _Features, board: np.ndarray, occluded: np.ndarray, label: np.ndarray, dmin: np.ndarray
@@ -1435,21 +1493,25 @@ class BoardReader:
         changed: int,
         covered: np.ndarray | None = None,
         reuse_links: bool = False,
+        open_empty: np.ndarray | None = None,
     ) -> BoardReading:
         shaded = (
             self._shaded(f, board, occluded, label, dmin)
             if SHADE_HUE > 0
             else np.zeros_like(occluded[:-1, :-1])
         )
-        # On a full read (``covered`` not given), a hole beside holes that match nothing (a hand
-        # the board's colour, see below) that shows an empty hole's dark pit inside a ring of bare
-        # board of the board's hue, closely, has nothing over it: a hand over part of it would
-        # fill the pit or hide part of the ring (and a piece it hid shows no pit). Not one next
-        # to a cell a hand's colour covers: a finger's edge there may cross it.
-        open_empty = np.zeros_like(self.valid)
-        if covered is None and OPEN_EMPTY > 0 and self.spec.pattern == "holes":
-            by_cell = occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
-            open_empty = (label == 0) & (conf >= UNSURE) & (dmin < OPEN_EMPTY) & ~by_cell
+        # A hole beside holes that match nothing (a hand the board's colour, see below) that shows
+        # an empty hole's dark pit inside a ring of bare board of the board's hue, closely, has
+        # nothing over it: a hand over part of it would fill the pit or hide part of the ring (and
+        # a piece it hid shows no pit). Not one next to a cell a hand's colour covers: a finger's
+        # edge there may cross it. An incremental read gives them (``update``: ``dmin`` is only
+        # measured on the holes it classified again).
+        if open_empty is None:
+            open_empty = (
+                self._open_empty(occluded, label, conf, dmin)
+                if covered is None
+                else np.zeros_like(self.valid)
+            )
         covered = self._covered(occluded, dmin, shaded) if covered is None else covered
         covered = covered & self.valid & ~open_empty
         outlier = (dmin >= 1.0) & self.valid

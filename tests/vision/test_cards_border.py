@@ -99,11 +99,12 @@ def test_a_deck_border_seen_on_several_cards_grows_the_cards_the_segmenter_does_
     """The quick bench's frame 258: Line-it cards with a thin printed frame inside a cream border,
     on a gingham cloth whose white checks are nearly the border's colour. The border step finds
     the border on six cards, but the segmenter's own quads do not reach beyond the frame: without
-    the frame's agreement 1 of 13 counted cards is within IoU 0.9, with it 6, none lost."""
+    the frame's agreement 3 of 13 counted cards are within IoU 0.9 (two of them kept at their
+    margin against the snap, ``margin_holds``), with it 6, none lost."""
     image, counted = bench_frame(258, "scattered", "lineit")
     without = best_ious(image, counted, FinderConfig(border_agree=0))
     agreed = best_ious(image, counted, FinderConfig())
-    assert (agreed >= 0.9).sum() >= (without >= 0.9).sum() + 4, (without, agreed)
+    assert (agreed >= 0.9).sum() >= (without >= 0.9).sum() + 3, (without, agreed)
     assert ((agreed >= 0.9) | (without < 0.9)).all(), (without, agreed)
 
 

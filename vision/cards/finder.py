@@ -69,7 +69,7 @@ from vision.cards.band import BandConfig, grow_band
 from vision.cards.border import BorderConfig, learned_agrees, outer_border
 from vision.cards.frame_line import FrameLineConfig, align_to_frame
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
-from vision.cards.refine import outer_margin, refine_quad
+from vision.cards.refine import margin_widths, move_sides, refine_quad
 from vision.cards.seg_candidates import seg_instances
 from vision.cards.segment import (
     colour_gradient,
@@ -161,6 +161,11 @@ class FinderConfig:
     snap: SnapConfig | None = field(default_factory=SnapConfig)
     """After refining, snap each side to the card's outer edge (card inside, table outside:
     :mod:`vision.cards.snap`); ``None``: not."""
+    margin_holds: float | None = 1.0
+    """After a quad moved out past its printed frame to its plain margin's outer edge
+    (``outer_margin``), the snap moves no side whose margin showed further in than this many
+    pixels (a margin of nearly the table's colour reads as table to the snap, which would take the
+    quad back to the frame); ``None``: no limit."""
     shared_edges: float = 0.15
     """Where two found quads overlap along facing sides by a strip at most this fraction of the
     smaller one's short side deep (touching cards, one side on the neighbour's border), both sides
@@ -964,23 +969,37 @@ def find_cards(
             if np.abs(first - quad).max() > 0.3 * search:
                 # Moved far (an outline's outer edge was near the window's end): once more.
                 first, edge = refine_quad(full_grey, first, search_px=search)
+            widths = None
             if cfg.outer_margin:
                 # a printed frame found instead of the card's edge: the card's margin beyond
-                grown = outer_margin(full_grey, first)
-                if grown is None and cfg.colour_margin:
+                widths = margin_widths(full_grey, first)
+                if widths is None and cfg.colour_margin:
                     # a margin of the table's brightness but not of its colour (cream on pale blue)
                     if channels is None:
                         channels = cv2.split(image)
                     for ch in channels:
-                        grown = outer_margin(ch, first)
-                        if grown is not None:
+                        widths = margin_widths(ch, first)
+                        if widths is not None:
                             break
-                if grown is not None:
+                if widths is not None:
+                    measured = widths[~np.isnan(widths)]
+                    grown = move_sides(first, np.where(np.isnan(widths), float(np.median(measured)), widths))
+                if widths is not None and grown is not None:
                     first, edge = refine_quad(full_grey, grown, search_px=2.0)
             quad = first
             conf = s * (0.6 + 0.4 * edge)
         if cfg.snap is not None:
-            quad, _ = snap_quad(image, quad, colours, cfg.snap)
+            # a quad moved out past its printed frame to the margin's outer edge does not snap back
+            # in to the frame (a margin of nearly the table's colour reads as table to the snap)
+            inward = None
+            if (
+                cfg.margin_holds is not None
+                and full_grey is not None
+                and widths is not None
+                and grown is not None
+            ):
+                inward = np.where(np.isnan(widths), -np.inf, -cfg.margin_holds)
+            quad, _ = snap_quad(image, quad, colours, cfg.snap, min_offset=inward)
         pending: np.ndarray | None = None
         if cfg.border is not None and learned:
             grown = outer_border(image, quad, cfg.border)

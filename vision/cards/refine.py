@@ -156,14 +156,47 @@ MARGIN_PLAIN = 0.25
 
 
 def outer_margin(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """The card's true outline when ``quad`` is a printed frame inside it, or ``None``.
+    """The card's true outline when ``quad`` is a printed frame inside it, or ``None``: the quad
+    moved out by :func:`margin_widths` (a side whose margin did not show takes the others' median
+    width)."""
+    widths = margin_widths(grey, quad)
+    if widths is None:
+        return None
+    found = widths[~np.isnan(widths)]
+    return move_sides(quad, np.where(np.isnan(widths), float(np.median(found)), widths))
+
+
+def move_sides(quad: np.ndarray, widths: np.ndarray) -> np.ndarray | None:
+    """The quad with each side moved out (along its outward normal) by its width, neighbouring
+    sides intersected; ``None`` where two of them are parallel."""
+    q = as_quad(quad).astype(np.float64)
+    starts, ends = q, np.roll(q, -1, axis=0)
+    dirs = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1, keepdims=True), 1e-9)
+    normals = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
+    flip = np.einsum("ij,ij->i", normals, (starts + ends) / 2.0 - q.mean(axis=0)) < 0
+    normals[flip] *= -1.0
+    out = q.copy()
+    for i in range(4):
+        a, b = (i - 1) % 4, i
+        pa = starts[a] + normals[a] * widths[a]
+        pb = starts[b] + normals[b] * widths[b]
+        p = line_intersection(pa, dirs[a], pb, dirs[b])
+        if p is None:
+            return None
+        out[i] = p
+    return out.astype(np.float32)
+
+
+def margin_widths(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """How far beyond each side of ``quad`` the card ends when ``quad`` is a printed frame inside
+    it (NaN for a side whose margin does not show), or ``None`` when it is not.
 
     A card printed with a frame (a thin line) inset from its edge, on a table of the margin's
     colour, shows its strongest edge at the frame: the found edge is then a line's (the grey
     level steps back within 3 px). Beyond each side, look for a second edge, straight along the
     side (at one distance all along it), past a plain strip: when three or four sides have one, at
-    widths that agree, the card ends there. The quad returned is the frame's quad moved out by
-    each side's width (refine it again with a small search to place it to subpixel).
+    widths that agree, the card ends there (:func:`outer_margin` moves the quad out by them;
+    refine it again with a small search to place it to subpixel).
     """
     q = as_quad(quad).astype(np.float64)
     lengths = side_lengths(q)
@@ -239,15 +272,4 @@ def outer_margin(grey: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     # three sides are enough (the fourth may be under another card): it takes their width
     if len(found) < 3 or found.max() > 2.0 * found.min():
         return None
-    widths = np.where(np.isnan(widths), float(np.median(found)), widths)
-    # move each side out by its width and intersect neighbouring sides
-    out = q.copy()
-    for i in range(4):
-        a, b = (i - 1) % 4, i
-        pa = starts[a] + normals[a] * widths[a]
-        pb = starts[b] + normals[b] * widths[b]
-        p = line_intersection(pa, dirs[a], pb, dirs[b])
-        if p is None:
-            return None
-        out[i] = p
-    return out.astype(np.float32)
+    return widths

@@ -81,14 +81,20 @@ def _profiles(image: np.ndarray, q: np.ndarray, offsets: np.ndarray, cfg: SnapCo
 
 
 def snap_quad(
-    image: np.ndarray, quad: np.ndarray, colours: np.ndarray | None, cfg: SnapConfig | None = None
+    image: np.ndarray,
+    quad: np.ndarray,
+    colours: np.ndarray | None,
+    cfg: SnapConfig | None = None,
+    min_offset: float | np.ndarray | None = None,
 ) -> tuple[np.ndarray, float]:
     """The quad with each side on the card's outer edge, and how well the sides fit (0..1: the
     mean over sides of their chosen candidates' scores, 0 for a side that kept its line).
 
     ``image`` is the full-resolution BGR frame, ``quad`` a rough (4, 2) estimate in its pixels,
     ``colours`` the table's colours (:func:`vision.cards.segment.table_colours`; without them only
-    the edges' steps count).
+    the edges' steps count); ``min_offset``: no side moves further inward than this many pixels
+    (per side, or one for all; a side already moved out past a printed frame to its plain
+    margin's outer edge).
     """
     cfg = cfg or SnapConfig()
     q = as_quad(quad).astype(np.float64)
@@ -135,6 +141,8 @@ def snap_quad(
             inner_card = outer_table = np.full(len(c), 0.5)
         strength = np.clip(m / 48.0, 0.0, 1.0)
         score = strength * (0.2 + 0.8 * inner_card) * (0.2 + 0.8 * outer_table) - travel
+        if min_offset is not None:
+            peak &= offsets[c] >= np.broadcast_to(np.asarray(min_offset, np.float64), (4,))[side]
         score = np.where(peak, score, -np.inf)
         best = int(np.argmax(score))
         if score[best] >= cfg.min_score:

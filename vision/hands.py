@@ -60,6 +60,10 @@ class HandConfig:
     """... searched this many card diagonals around (the most a hand moves between two frames)."""
     patch_max_rms: float = 40.0
     """Largest RMS colour difference (0..255) of the hand's pixels at a trusted motion measurement."""
+    pace_weight: float = 5.0
+    """A carried card's hand is matched at the least RMS colour difference plus this much per card
+    diagonal away from where its pace takes it (a hand of one colour matches about as well all
+    along its arm: of near matches, the one that keeps the pace)."""
     shadow_min_ratio: float = 0.35
     """A hand's shadow dims the table to at least this fraction of its brightness ..."""
     shadow_max_ratio: float = 0.92
@@ -172,12 +176,18 @@ def _vertex(left: float, mid: float, right: float) -> float:
 
 
 def patch_motion(
-    patch: _Patch, frame: np.ndarray, quad: np.ndarray, search: float, expect: np.ndarray | None = None
+    patch: _Patch,
+    frame: np.ndarray,
+    quad: np.ndarray,
+    search: float,
+    expect: np.ndarray | None = None,
+    pace_weight: float = 0.0,
 ) -> tuple[np.ndarray, float] | None:
     """Where the hand in ``patch`` went in ``frame``: (full-resolution shift, RMS colour
     difference of its pixels there), looked for ``search`` card diagonals around (the best fit,
-    to a fraction of a pixel) the ``expect``-ed shift (the hand's pace); None when the patch
-    holds too little hand or the region left the frame."""
+    to a fraction of a pixel) the ``expect``-ed shift (the hand's pace), each shift's RMS raised by
+    ``pace_weight`` per card diagonal away from it; None when the patch holds too little hand or
+    the region left the frame."""
     ph, pw = patch.image.shape[:2]
     n = float(patch.mask.sum())
     if ph < 4 or pw < 4 or n < 0.1 * ph * pw:
@@ -198,14 +208,25 @@ def patch_motion(
     if area.shape[0] < ph or area.shape[1] < pw:
         return None
     res = cv2.matchTemplate(area, patch.image, cv2.TM_SQDIFF, mask=cv2.merge([patch.mask] * 3))
-    best, _, (bx, by), _ = cv2.minMaxLoc(res)
+    rms = np.sqrt(np.maximum(res, 0.0) / (3.0 * n))
+    if expect is not None and pace_weight > 0.0:
+        # A hand all of one colour fits almost as well anywhere along its arm: of near fits, the
+        # one nearest the hand's pace.
+        rh, rw = res.shape
+        sx = box[0] + np.arange(rw, dtype=np.float32) / PATCH_SCALE - patch.x0 - ex
+        sy = box[1] + np.arange(rh, dtype=np.float32) / PATCH_SCALE - patch.y0 - ey
+        off = np.sqrt(sy[:, None] ** 2 + sx[None, :] ** 2) / max(1.0, reach / search)
+        cost = (rms + pace_weight * off).astype(np.float32)
+    else:
+        cost = rms.astype(np.float32)
+    best, _, (bx, by), _ = cv2.minMaxLoc(cost)
     rh, rw = res.shape
-    fx = _vertex(res[by, bx - 1], best, res[by, bx + 1]) if 0 < bx < rw - 1 else 0.0
-    fy = _vertex(res[by - 1, bx], best, res[by + 1, bx]) if 0 < by < rh - 1 else 0.0
+    fx = _vertex(cost[by, bx - 1], best, cost[by, bx + 1]) if 0 < bx < rw - 1 else 0.0
+    fy = _vertex(cost[by - 1, bx], best, cost[by + 1, bx]) if 0 < by < rh - 1 else 0.0
     shift = np.float32(
         [box[0] + (bx + fx) / PATCH_SCALE - patch.x0, box[1] + (by + fy) / PATCH_SCALE - patch.y0]
     )
-    return shift, float(np.sqrt(max(0.0, best) / (3.0 * n)))
+    return shift, float(rms[by, bx])
 
 
 def _seat_of(blob: np.ndarray, border: int) -> Seat | None:
@@ -533,7 +554,7 @@ class HandTracker:
                 continue
             quad = card_quads[tid]
             pace = self._last_shift.get(tid) if phase == "carry" else None
-            found = patch_motion(patch, frame, quad, cfg.patch_search, pace)
+            found = patch_motion(patch, frame, quad, cfg.patch_search, pace, cfg.pace_weight)
             if found is None or found[1] > cfg.patch_max_rms:
                 if phase == "carry" and tid in self._last_shift:
                     # Blurred or turned too much to match: the hand keeps its pace.

@@ -10,7 +10,9 @@ crop that it tries (the net's likeliest, :data:`TURNS_TRIED`): an affine registr
 difference that tolerates one pixel of misregistration (each crop's pixel against the min..max
 envelope of the other's 3 x 3 neighbourhood, both ways; the chromatic part plus the lightness
 part). The turn with the smallest difference counts; its evidence is a few numbers (high
-percentiles, the largest connected region above two levels).
+percentiles, the largest connected region above two levels), with a few more on how much each card
+holds (:data:`CONTENT_FEATURES`): the same difference means more on a faint, sparse card than on a
+bold, busy one, where a genuine pair's small misregistration and glare leave more behind.
 
 How far that evidence can be trusted depends on the pair's resolution: on a crop 50 px wide a
 changed thin outline hides in the blur, at 100 px it shows. Each crop therefore also gets an
@@ -44,9 +46,19 @@ TURNS_TRIED = 1
 """How many relative turns of the pair the verifier registers and compares: the net's likeliest ones
 (:func:`net_turn_order`; on genuine pairs the net's best turn is the verifier's own best). Each turn
 tried costs one registration and one difference map (about 0.8 ms)."""
-FEATURES = ("p99", "p995", "cc20", "cc30")
-"""The evidence of one pair: 99th and 99.5th percentile of the difference, and the area (share of
-the compared region) of its largest connected region above 0.2 and 0.3."""
+DIFFERENCE_FEATURES = ("p99", "p995", "cc20", "cc30")
+"""What the difference of one pair says: its 99th and 99.5th percentile, and the area (share of the
+compared region) of its largest connected region above 0.2 and 0.3."""
+CONTENT_FEATURES = ("grad50", "grad90", "grad99", "ink", "dev90", "dev99")
+"""How much there is on the card to misregister (each crop's own, geometric mean of the pair's two):
+the 50th, 90th and 99th percentile of the colour gradient's magnitude, the share of the compared
+region whose colour lies more than :data:`INK_LEVEL` from the card's median colour, and the 90th and
+99th percentile of that distance. A bold, busy pattern leaves more difference on a genuine pair (an
+edge a fraction of a pixel off, a glare spot on a strong colour) than a faint, sparse one, whose
+near-duplicate differs by little more than that; the logistic model weighs the difference by it."""
+FEATURES = DIFFERENCE_FEATURES + CONTENT_FEATURES
+"""The evidence of one pair (the logistic model takes the log of each)."""
+INK_LEVEL = 0.15
 
 _K3 = np.ones((3, 3), np.uint8)
 _K2 = np.ones((2, 2), np.uint8)
@@ -61,6 +73,7 @@ class VerifyView:
         self._img = balanced
         self._ks = (0, 1, 2, 3) if square else (0, 2)
         self._turns: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._content: np.ndarray | None = None
 
     @property
     def count(self) -> int:
@@ -77,6 +90,13 @@ class VerifyView:
             got = (img, _high_pass_half(img))
             self._turns[i] = got
         return got
+
+    @property
+    def content(self) -> np.ndarray:
+        """:data:`CONTENT_FEATURES` of the upright crop (made on first use and kept)."""
+        if self._content is None:
+            self._content = content(self.turn(0)[0])
+        return self._content
 
     @property
     def images(self) -> tuple[np.ndarray, ...]:
@@ -216,6 +236,27 @@ def _percentiles(d: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     return out
 
 
+def content(img: np.ndarray) -> np.ndarray:
+    """:data:`CONTENT_FEATURES` of one normalised (SIZE, SIZE, 3) crop, blurred as it is compared,
+    inside the compared region."""
+    g = cv2.GaussianBlur(img, (0, 0), BLUR)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    m = round(BORDER * SIZE)
+    inner = (slice(m, SIZE - m), slice(m, SIZE - m))
+    magnitude = np.sqrt((gx * gx + gy * gy).sum(axis=2))[inner]
+    median = np.median(g.reshape(-1, 3), axis=0).astype(np.float32)
+    dev = np.abs(g - median).max(axis=2)[inner]
+    return np.array(
+        [
+            *_percentiles(magnitude, (50.0, 90.0, 99.0)),
+            float((dev > INK_LEVEL).mean()),
+            *_percentiles(dev, (90.0, 99.0)),
+        ],
+        np.float64,
+    )
+
+
 def _largest_region(d: np.ndarray, level: float) -> float:
     mask = cv2.morphologyEx((d > level).astype(np.uint8), cv2.MORPH_OPEN, _K2)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -224,8 +265,9 @@ def _largest_region(d: np.ndarray, level: float) -> float:
 
 def evidence(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -> np.ndarray:
     """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
-    percentile of the difference) among ``tried`` (indices of b's turns; every turn when None), the
-    geometric mean of b onto a and a onto b at that turn. Both crops of one shape."""
+    percentile of the difference) among ``tried`` (indices of b's turns; every turn when None): the
+    difference numbers, the geometric mean of b onto a and a onto b at that turn, then the geometric
+    mean of both crops' content numbers. Both crops of one shape."""
     best: np.ndarray | None = None
     best_turn = 0
     a0, ga0 = a.turn(0)
@@ -244,7 +286,8 @@ def evidence(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -
     b0, gb0 = b.turn(0)
     ab, gab = a.turn((-best_turn) % a.count)
     d = difference_map(b0, ab, register(gb0, gab))
-    return np.sqrt(best * _summary(d, *_percentiles(d, (99.0, 99.5))))
+    diff = np.sqrt(best * _summary(d, *_percentiles(d, (99.0, 99.5))))
+    return np.concatenate([diff, np.sqrt(a.content * b.content)])
 
 
 def _summary(d: np.ndarray, p99: float, p995: float) -> np.ndarray:

@@ -473,8 +473,12 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
         f" both blurred by {v['blur']} px, a per-channel gain field ({v['gain_cells']}x{v['gain_cells']}"
         " cells of median log ratio, median-filtered), then each pixel against the min..max of the other"
         " crop's"
-        f" 3x3 neighbourhood both ways, {v['border']:.0%} of each side left out. Evidence of the best turn:"
-        f" {', '.join(v['features'])}.",
+        f" 3x3 neighbourhood both ways, {v['border']:.0%} of each side left out. Evidence:"
+        f" {', '.join(v['features'])} (the difference at the best turn: its percentiles p99 and p995 and"
+        " its largest regions above 0.2 and 0.3, cc20 and cc30; then, where listed, how much each card holds,"
+        " the geometric mean of both crops': percentiles of the colour gradient, grad50 to grad99, the"
+        f" share of the card more than {jv.INK_LEVEL} from its median colour, ink, and percentiles of that"
+        " distance, dev90 and dev99).",
         "",
         f"Pairs the net gives p_same >= {settings['gate']} are measured; their p_same is a logistic model"
         ' of (the net\'s calibrated logit, log of each evidence number), and "same" needs p_same >='

@@ -10,7 +10,8 @@ and two thresholds, sized on held-out decks so that confident wrong answers stay
 
 A classical second opinion (:mod:`models.judge_verify`) checks the pairs the net finds likely the
 same: it registers the two crops at the relative turn the net finds likeliest, evens out their light
-and measures the largest difference left. Each signature builds the verifier's view of its crop only
+and measures the largest difference left, and how much each card holds (a busy pattern leaves more
+difference on a genuine pair than a sparse one). Each signature builds the verifier's view of its crop only
 when the first such pair needs it (:class:`LazyView`).
 Where ``judge_verify.json`` lies beside the net (calibrated for these very net files), those pairs'
 ``p_same`` comes from a logistic model of both (the net's logit and the verifier's evidence), and its
@@ -109,8 +110,9 @@ VERIFY_FILE = "judge_verify.json"
 
 
 def load_verifier(folder: Path, net_meta: dict) -> dict | None:
-    """The verifier's settings beside the net, or None (missing, unreadable, or calibrated for other
-    net files: the net then judges alone, and a warning says why)."""
+    """The verifier's settings beside the net, or None (missing, unreadable, calibrated for other net
+    files or on other evidence numbers than :data:`models.judge_verify.FEATURES`: the net then judges
+    alone, and a warning says why)."""
     path = folder / VERIFY_FILE
     if not path.is_file():
         return None
@@ -123,6 +125,14 @@ def load_verifier(folder: Path, net_meta: dict) -> dict | None:
         return None
     if any(net_meta["sha256"].get(name) != fitted_for.get(name) for name in JUDGE.onnx):
         log.warning("%s was calibrated for other judge files: the judge's net judges alone", path)
+        return None
+    if settings.get("verifier", {}).get("features") != list(jv.FEATURES):
+        log.warning(
+            "%s was calibrated on other evidence than this code measures (%s): the judge's net judges"
+            " alone; rebuild it with `tableref train judge-verify`",
+            path,
+            ", ".join(jv.FEATURES),
+        )
         return None
     return settings
 

@@ -215,6 +215,10 @@ class FinderConfig:
     """A candidate inside another is not dropped as a print where it has the deck's shape, most of
     the outer one's size and a clearly higher score (the outer one: a card with part of the card
     beneath it)."""
+    one_of_group: bool = True
+    """A quad holding two or more of the segmenter's card centres and one candidate inside it of a
+    card's shape (under some tilt) and at most :data:`GROUP_SHARE` of its area is cards together
+    (a card with its neighbour, or with the card beneath), dropped for the card inside it."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -646,9 +650,24 @@ INNER_CARD_MARGIN = 0.15
 card beneath or of a neighbour), not a print inside a card."""
 
 
+TILT_COS = 0.82
+"""A card's aspect ratio seen under the camera's largest tilt (35 degrees) shrinks to this much."""
+
+
 GROUP_SIZES = 2.0
 """Card quads inside a group of touching cards are alike in size: the largest at most this many
 times the smallest."""
+
+
+GROUP_SHARE = 0.6
+"""A quad over two or more card centres holding a card-shaped quad of at most this share of its
+area (and at least 0.15) is a group of cards, not one card with a card-shaped print."""
+
+
+def _card_shaped(aspect: float) -> bool:
+    """Whether an aspect ratio (short / long) is a card's (:data:`CARD_ASPECTS`) under some camera
+    tilt (:data:`TILT_COS`, less :data:`CARD_SHAPE` / 2 for perspective and lens)."""
+    return any(d * TILT_COS - CARD_SHAPE / 2 <= aspect <= d + CARD_SHAPE for d in CARD_ASPECTS)
 
 
 def _holds_cards(cands: list[tuple[np.ndarray, float]], areas: list[float], inner: list[int]) -> bool:
@@ -700,6 +719,7 @@ def _dedupe(
     overgrown: bool = True,
     shaped_ties: bool = True,
     inner_cards: bool = True,
+    one_of_group: bool = True,
 ) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
     a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical.
@@ -708,7 +728,9 @@ def _dedupe(
     card's shape that holds one of the deck's shape (:func:`_overgrown`); ``shaped_ties``: of
     overlapping candidates of near-equal scores, one of the deck's shape goes first;
     ``inner_cards``: a candidate inside another is kept when it is a card there
-    (:data:`INNER_CARD_SIZE`, :data:`INNER_CARD_MARGIN`)."""
+    (:data:`INNER_CARD_SIZE`, :data:`INNER_CARD_MARGIN`); ``one_of_group``: a quad holding two or
+    more card centres and one card-shaped candidate of at most :data:`GROUP_SHARE` of its area is
+    dropped for it."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -720,6 +742,8 @@ def _dedupe(
     # in no other (merged groups are few, prints and glare patches lie inside cards).
     top = [i for i in range(n) if not inside[i].any()]
     typical = float(np.median([areas[i] for i in top])) if top else 0.0
+    aspects = np.array([aspect_ratio(q) for q, _ in cands])
+    deck = min(CARD_ASPECTS, key=lambda a: abs(a - float(np.median(aspects[top])))) if top else None
     # A quad holding two or more distinct card-sized quads is either one card with big prints or
     # touching cards merged: keep whichever is nearer the typical card size.
     spans_two = np.zeros(n, bool)
@@ -739,6 +763,12 @@ def _dedupe(
         # touching cards, however small each is beside the group
         if not spans_two[j] and multi is not None and multi[j]:
             spans_two[j] = _holds_cards(cands, areas, [i for i in distinct if not multi[i]])
+            # or one card of them: of a card's shape (under some tilt), a card's share of the group
+            if not spans_two[j] and one_of_group:
+                spans_two[j] = any(
+                    not multi[i] and _card_shaped(aspects[i]) and areas[i] <= GROUP_SHARE * areas[j]
+                    for i in big
+                )
     keep = [i for i in range(n) if not spans_two[i]]
     # A quad of no card's shape around one that has the deck's shape is a card with what lies
     # beside or beneath it (a neighbour's half, the card under it): the inner one is the card.
@@ -746,9 +776,7 @@ def _dedupe(
         grown = _overgrown(cands, areas, inside, top, keep)
         keep = [i for i in keep if i not in grown]
     shaped = np.zeros(n, bool)  # of the deck's shape
-    if top:
-        aspects = np.array([aspect_ratio(q) for q, _ in cands])
-        deck = min(CARD_ASPECTS, key=lambda a: abs(a - float(np.median(aspects[top]))))
+    if deck is not None:
         shaped = np.abs(aspects - deck) <= CARD_SHAPE
 
     def a_card_inside(i: int, j: int) -> bool:
@@ -938,7 +966,12 @@ def find_cards(
             if not learned:
                 n_supported = len(supported)
     cands = _dedupe(
-        supported, merged if cfg.centre_groups else None, cfg.overgrown, cfg.shaped_ties, cfg.inner_cards
+        supported,
+        merged if cfg.centre_groups else None,
+        cfg.overgrown,
+        cfg.shaped_ties,
+        cfg.inner_cards,
+        cfg.one_of_group,
     )
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not

@@ -15,7 +15,7 @@ from torch import nn
 
 from models.files import READER, sha256
 from models.labels import COLOUR_CLASSES
-from models.reader_decode import decode, fuse_views, view_inputs
+from models.reader_decode import decode, fuse_sides, fuse_views, side_dissent, view_inputs
 from models.training.augment import AugmentConfig
 from models.training.decks import NumberDeck
 from models.training.export import export_onnx
@@ -48,9 +48,17 @@ class ReaderConfig:
     bet_share: float = 0.0
     """Share of Line-it draws that are bet cards (0: uniform, 3 of its 103 faces). One full run at 0.12
     read the held-out bets better (0.72 -> 0.90) but The Mind worse (0.994 -> 0.973): not shipped."""
-    trim_options: tuple[tuple[float, ...], ...] = ((0.0,), (0.0, 0.04))
-    """Candidate view sets (shares cut off each side, each also read at the half turn); calibration
+    view_options: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = (
+        ((0.0,), ()),
+        ((0.0, 0.04), ()),
+        ((0.0,), (0.04,)),
+    )
+    """Candidate view sets, each (trims: shares cut off each side, corner cuts: shares cut off two
+    adjacent sides at each of the four corners), each view also read at the half turn; calibration
     keeps the one that reads most of the calibration crops surely at the confident-wrong target."""
+    side_dissent_at: float | None = 0.8
+    """A read whose views read as given, or those read turned, name another number at this probability
+    or more is uncertain (``models/reader_decode.side_dissent``); None: no such check."""
     aug: AugmentConfig = field(default_factory=AugmentConfig)
 
 
@@ -82,16 +90,28 @@ def onnx_runner(path: Path) -> Runner:
 
 
 def _view_logits(
-    run: Runner, crops: list[np.ndarray], cfg: ReaderConfig, trims: Sequence[float], chunk: int = 256
-) -> tuple[np.ndarray, np.ndarray]:
-    """(numbers, colours) logits of each crop, averaged over its views as the run-time reader does."""
-    zn, zc = [], []
+    run: Runner,
+    crops: list[np.ndarray],
+    cfg: ReaderConfig,
+    trims: Sequence[float],
+    corner_cuts: Sequence[float] = (),
+    chunk: int = 256,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """(numbers, colours) logits of each crop, averaged over its views as the run-time reader does,
+    and (with half turns) the same averaged over each half turn's views apart (2, N, K)."""
+    zn, zc, sn, sc = [], [], [], []
     for i in range(0, len(crops), chunk):
         part = crops[i : i + chunk]
-        n, c = run(view_inputs(part, cfg.width, cfg.height, trims, cfg.half_turns))
-        zn.append(fuse_views(np.asarray(n), len(part)))
-        zc.append(fuse_views(np.asarray(c), len(part)))
-    return np.concatenate(zn).astype(np.float64), np.concatenate(zc).astype(np.float64)
+        n, c = run(view_inputs(part, cfg.width, cfg.height, trims, cfg.half_turns, corner_cuts))
+        n, c = np.asarray(n), np.asarray(c)
+        zn.append(fuse_views(n, len(part)))
+        zc.append(fuse_views(c, len(part)))
+        if cfg.half_turns:
+            sn.append(fuse_sides(n, len(part)))
+            sc.append(fuse_sides(c, len(part)))
+    sides_n = np.concatenate(sn, axis=1).astype(np.float64) if sn else None
+    sides_c = np.concatenate(sc, axis=1).astype(np.float64) if sc else None
+    return np.concatenate(zn).astype(np.float64), np.concatenate(zc).astype(np.float64), sides_n, sides_c
 
 
 def calibrate_reader(onnx_path: Path, val_decks: Sequence[NumberDeck], cfg: ReaderConfig) -> dict:
@@ -103,24 +123,37 @@ def calibrate_reader(onnx_path: Path, val_decks: Sequence[NumberDeck], cfg: Read
     yn = np.asarray([it[1] for it in items])
     yc = np.asarray([it[2] for it in items])
     run = onnx_runner(onnx_path)
+    dissent_at = cfg.side_dissent_at if cfg.half_turns else None
     results = []
-    for trims in cfg.trim_options:
-        zn, zc = _view_logits(run, [it[0] for it in items], cfg, trims)
-        results.append((*calibrate(zn, zc, decks, yn, yc, cfg.target_confident_wrong), list(trims)))
-        log.info("reader views %s: %s", trims, results[-1][2])
+    for trims, corner_cuts in cfg.view_options:
+        zn, zc, sides_n, sides_c = _view_logits(run, [it[0] for it in items], cfg, trims, corner_cuts)
+        sides = None if dissent_at is None else (sides_n, sides_c, dissent_at)
+        n_views = len(trims) + 4 * len(corner_cuts)
+        cal = calibrate(zn, zc, decks, yn, yc, cfg.target_confident_wrong, sides)
+        results.append((*cal, list(trims), list(corner_cuts), n_views))
+        log.info("reader views %s, corner cuts %s: %s", trims, corner_cuts, results[-1][2])
     # The view set that reads most calibration crops surely (fewer views on a tie).
-    best_t, threshold, validation, view_trims = max(results, key=lambda r: (r[2]["accuracy"], -len(r[3])))
+    best = max(results, key=lambda r: (r[2]["accuracy"], -r[5]))
+    best_t, threshold, validation, view_trims, corner_cuts, _ = best
     log.info(
-        "reader validation %s (temperature %.3f, threshold %.4f, views %s)",
-        validation, best_t, threshold, view_trims,
+        "reader validation %s (temperature %.3f, threshold %.4f, views %s, corner cuts %s)",
+        validation, best_t, threshold, view_trims, corner_cuts,
     )  # fmt: skip
     return {
         "temperature": best_t,
         "half_turns": cfg.half_turns,
         "view_trims": view_trims,
+        "view_corner_cuts": corner_cuts,
+        "side_dissent_at": dissent_at,
         "confidence_threshold": threshold,
         "view_choice": [
-            {"trims": r[3], "temperature": r[0], "threshold": r[1], "accuracy": r[2]["accuracy"]}
+            {
+                "trims": r[3],
+                "corner_cuts": r[4],
+                "temperature": r[0],
+                "threshold": r[1],
+                "accuracy": r[2]["accuracy"],
+            }
             for r in results
         ],
         "validation": validation,
@@ -143,12 +176,20 @@ def recalibrate(out_dir: Path, val_decks: Sequence[NumberDeck], cfg: ReaderConfi
 
 
 def calibrate(
-    zn: np.ndarray, zc: np.ndarray, decks: Sequence[str], yn: np.ndarray, yc: np.ndarray, target: float
+    zn: np.ndarray,
+    zc: np.ndarray,
+    decks: Sequence[str],
+    yn: np.ndarray,
+    yc: np.ndarray,
+    target: float,
+    sides: tuple[np.ndarray, np.ndarray, float] | None = None,
 ) -> tuple[float, float, dict]:
     """(temperature, confidence threshold, validation figures) from held-out logits and truths.
 
     The temperature minimises the log loss of the whole read; the threshold is the lowest
-    confidence that leaves at most ``target`` of the crops read surely and wrongly."""
+    confidence that leaves at most ``target`` of the crops read surely and wrongly. With ``sides``
+    (each half turn's logits, as :func:`models.reader_decode.fuse_sides` gives them, and the
+    dissent probability) a read its half turns contradict is never sure, as at run time."""
 
     def correct_at(t: float) -> tuple[np.ndarray, np.ndarray]:
         c, k, p = read_confidence(zn, zc, decks, t)
@@ -161,6 +202,9 @@ def calibrate(
         if nll < best_nll:
             best_t, best_nll = float(t), float(nll)
     ok, p = correct_at(best_t)
+    if sides is not None:
+        read = read_confidence(zn, zc, decks, best_t)[0]
+        p = np.where(side_dissent(sides[0], sides[1], list(decks), best_t, read, sides[2]), 0.0, p)
     allowed = int(np.floor(target * len(p)))
     wrong_p = np.sort(p[~ok])[::-1]
     threshold = float(np.nextafter(wrong_p[allowed], 2.0)) if len(wrong_p) > allowed else 0.0

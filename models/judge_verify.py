@@ -11,8 +11,9 @@ difference that tolerates one pixel of misregistration (each crop's pixel agains
 envelope of the other's 3 x 3 neighbourhood, both ways; the chromatic part plus the lightness
 part). The turn with the smallest difference counts; its evidence is a few numbers (high
 percentiles, the largest connected region above two levels), with a few more on how much each card
-holds (:data:`CONTENT_FEATURES`): the same difference means more on a faint, sparse card than on a
-bold, busy one, where a genuine pair's small misregistration and glare leave more behind.
+holds (:data:`CONTENT_FEATURES`, :data:`WHITE_FEATURES`): the same difference means more on a faint,
+sparse card than on a bold, busy one, where a genuine pair's small misregistration and glare leave
+more behind.
 
 How far that evidence can be trusted depends on the pair's resolution: on a crop 50 px wide a
 changed thin outline hides in the blur, at 100 px it shows. Each crop therefore also gets an
@@ -56,9 +57,20 @@ region whose colour lies more than :data:`INK_LEVEL` from the card's median colo
 99th percentile of that distance. A bold, busy pattern leaves more difference on a genuine pair (an
 edge a fraction of a pixel off, a glare spot on a strong colour) than a faint, sparse one, whose
 near-duplicate differs by little more than that; the logistic model weighs the difference by it."""
-FEATURES = DIFFERENCE_FEATURES + CONTENT_FEATURES
+WHITE_FEATURES = ("white",)
+"""The larger of both crops' share of the compared region that is white once each channel is divided
+by its own white point (:data:`WHITE_LEVEL`, :data:`WHITE_CHROMA`): the card's brightest plain colour,
+usually its ground, of any hue. A glare spot brighter than the ground takes the white point and
+leaves little white. Measured, it tells the logistic model how much plain ground there is to
+compare, beside the content numbers (calibration same 0.277 -> 0.332 in a trial fit)."""
+FEATURES = DIFFERENCE_FEATURES + CONTENT_FEATURES + WHITE_FEATURES
 """The evidence of one pair (the logistic model takes the log of each)."""
 INK_LEVEL = 0.15
+WHITE_LEVEL = 0.97
+"""A white pixel: every channel at least this share of the channel's white point (the crop as
+``models.preprocess.balance_channels`` leaves it)..."""
+WHITE_CHROMA = 0.08
+"""...and its channels at most this far apart."""
 
 _K3 = np.ones((3, 3), np.uint8)
 _K2 = np.ones((2, 2), np.uint8)
@@ -93,7 +105,8 @@ class VerifyView:
 
     @property
     def content(self) -> np.ndarray:
-        """:data:`CONTENT_FEATURES` of the upright crop (made on first use and kept)."""
+        """:data:`CONTENT_FEATURES` and the white share (:data:`WHITE_FEATURES`) of the upright crop
+        (made on first use and kept)."""
         if self._content is None:
             self._content = content(self.turn(0)[0])
         return self._content
@@ -237,8 +250,8 @@ def _percentiles(d: np.ndarray, qs: tuple[float, ...]) -> list[float]:
 
 
 def content(img: np.ndarray) -> np.ndarray:
-    """:data:`CONTENT_FEATURES` of one normalised (SIZE, SIZE, 3) crop, blurred as it is compared,
-    inside the compared region."""
+    """:data:`CONTENT_FEATURES` of one normalised (SIZE, SIZE, 3) crop, blurred as it is compared, and
+    its white share (unblurred), inside the compared region."""
     g = cv2.GaussianBlur(img, (0, 0), BLUR)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
@@ -247,11 +260,14 @@ def content(img: np.ndarray) -> np.ndarray:
     magnitude = np.sqrt((gx * gx + gy * gy).sum(axis=2))[inner]
     median = np.median(g.reshape(-1, 3), axis=0).astype(np.float32)
     dev = np.abs(g - median).max(axis=2)[inner]
+    lo, hi = img.min(axis=2)[inner], img.max(axis=2)[inner]
+    white = float(((lo > WHITE_LEVEL) & (hi - lo < WHITE_CHROMA)).mean())
     return np.array(
         [
             *_percentiles(magnitude, (50.0, 90.0, 99.0)),
             float((dev > INK_LEVEL).mean()),
             *_percentiles(dev, (90.0, 99.0)),
+            white,
         ],
         np.float64,
     )
@@ -267,7 +283,7 @@ def evidence(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -
     """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
     percentile of the difference) among ``tried`` (indices of b's turns; every turn when None): the
     difference numbers, the geometric mean of b onto a and a onto b at that turn, then the geometric
-    mean of both crops' content numbers. Both crops of one shape."""
+    mean of both crops' content numbers and the larger white share. Both crops of one shape."""
     best: np.ndarray | None = None
     best_turn = 0
     a0, ga0 = a.turn(0)
@@ -287,7 +303,9 @@ def evidence(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -
     ab, gab = a.turn((-best_turn) % a.count)
     d = difference_map(b0, ab, register(gb0, gab))
     diff = np.sqrt(best * _summary(d, *_percentiles(d, (99.0, 99.5))))
-    return np.concatenate([diff, np.sqrt(a.content * b.content)])
+    n = len(CONTENT_FEATURES)
+    ca, cb = a.content, b.content
+    return np.concatenate([diff, np.sqrt(ca[:n] * cb[:n]), np.maximum(ca[n:], cb[n:])])
 
 
 def _summary(d: np.ndarray, p99: float, p995: float) -> np.ndarray:

@@ -1,6 +1,6 @@
-"""The verifier's content numbers: how much each card holds (gradient, ink), so that the same difference
-counts for more on a faint, sparse card than on a bold, busy one; and the judge refuses settings
-calibrated on other evidence numbers than its code measures."""
+"""The verifier's content numbers: how much each card holds (gradient, ink) and how much of it is white
+(ground or glare), so that the same difference counts for more on a faint, sparse card than on a bold,
+busy one; and the judge refuses settings calibrated on other evidence numbers than its code measures."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from models.files import JUDGE, MODEL_DIR
 from vision.identity import PatternJudge
 from vision.identity.judge import VERIFY_FILE
 
-CONTENT = slice(len(jv.DIFFERENCE_FEATURES), len(jv.FEATURES))
+CONTENT = slice(len(jv.DIFFERENCE_FEATURES), len(jv.DIFFERENCE_FEATURES) + len(jv.CONTENT_FEATURES))
+WHITE = slice(CONTENT.stop, len(jv.FEATURES))
 
 
 def _card(shapes: int, thickness: int, colour: tuple[int, int, int]) -> np.ndarray:
@@ -36,10 +37,26 @@ def test_a_busy_bold_card_holds_more_than_a_faint_sparse_one() -> None:
     bold = jv.view(_card(8, -1, (40, 60, 200)), True).content
     blank = jv.view(_card(0, 1, (0, 0, 0)), True).content
     names = jv.CONTENT_FEATURES
-    assert len(faint) == len(names)
+    assert len(faint) == len(names) + len(jv.WHITE_FEATURES)
     ink, grad99 = names.index("ink"), names.index("grad99")
     assert blank[ink] == 0.0 and blank[grad99] < 0.05
-    assert (bold > faint).all(), dict(zip(names, zip(faint, bold, strict=True), strict=True))
+    n = len(names)
+    assert (bold[:n] > faint[:n]).all(), dict(zip(names, zip(faint, bold, strict=True), strict=False))
+
+
+def test_the_white_share_is_the_plain_ground_at_the_white_point_unless_glare_takes_it() -> None:
+    """Each channel divided by its own white point makes a card's brightest plain colour (its ground,
+    of any hue) white: a card of plain ground is mostly white, a card covered in colours is not, and a
+    glare spot brighter than the ground takes the white point and leaves little white."""
+    ground = np.full((96, 96, 3), (60, 170, 220), np.uint8)
+    cv2.circle(ground, (40, 50), 12, (30, 40, 160), -1)
+    covered = ground.copy()
+    for i, colour in enumerate([(30, 40, 160), (200, 90, 30), (40, 160, 40), (120, 30, 140)]):
+        cv2.rectangle(covered, (0, 24 * i), (95, 24 * i + 23), colour, -1)
+    glare = ground.copy()
+    cv2.circle(glare, (60, 40), 14, (255, 255, 255), -1)
+    white = [jv.view(c, True).content[-1] for c in (ground, covered, glare)]
+    assert white[0] > 0.8 and white[1] < 0.05 and 0.05 < white[2] < 0.2, white
 
 
 def test_content_does_not_depend_on_the_quarter_turn_or_the_order_of_the_pair() -> None:
@@ -54,7 +71,9 @@ def test_content_does_not_depend_on_the_quarter_turn_or_the_order_of_the_pair() 
     ab, ba = jv.evidence(va, vb), jv.evidence(vb, va)
     assert ab.shape == (len(jv.FEATURES),)
     np.testing.assert_allclose(ab[CONTENT], ba[CONTENT], rtol=1e-12)
-    np.testing.assert_allclose(ab[CONTENT], np.sqrt(va.content * vb.content), rtol=1e-12)
+    n = len(jv.CONTENT_FEATURES)
+    np.testing.assert_allclose(ab[CONTENT], np.sqrt(va.content[:n] * vb.content[:n]), rtol=1e-12)
+    np.testing.assert_array_equal(ab[WHITE], np.maximum(va.content[n:], vb.content[n:]))
 
 
 def test_the_shipped_verifier_is_calibrated_on_the_evidence_the_code_measures() -> None:

@@ -27,7 +27,9 @@ holes that match nothing, a hole plainly empty (its pit inside a ring of bare bo
 a hand, a hole whose ring differs from its class only by a brightness shift (the hand's shadow) is
 read. A Go point read empty must show bare board in the quarters between its lines. Incremental
 reads remember each hole's last confident value and keep it while glare alone hides the hole and no
-hand came near (``BoardReading.remembered``).
+hand came near (``BoardReading.remembered``); while a hand is over the board, a piece they find turned
+into the other colour abstains (something lies over it). They judge plainly empty holes beside a hand
+as a full read does.
 
     >>> reader = BoardReader(BoardSpec.twixt(), location)          # doctest: +SKIP
     >>> reading = reader.read(frame)                                # doctest: +SKIP
@@ -1336,6 +1338,15 @@ class BoardReader:
         idx = np.nonzero(changed)
         if idx[0].size:
             lab, c, d = self._reclassify(f, board, idx, covered[idx], adapt=True)
+            # A piece never turns into the other colour: while something lies on the board (a hand
+            # seen, or holes side by side that match nothing), a hole whose piece now reads as the
+            # other piece is something over it (a pale hand over a red peg reads grey). It abstains
+            # and keeps its piece as its guess, until the hand has gone.
+            old = label[idx]
+            swap = (old > 0) & (lab > 0) & (lab != old)
+            if swap.any() and (covered.any() or int((d >= 1.0).sum()) >= MIN_HAND_CELLS):
+                lab, d = lab.copy(), d.copy()
+                lab[swap], d[swap] = old[swap], np.maximum(d[swap], 1.0)
             label[idx], conf[idx], dmin[idx] = lab, c, d
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.

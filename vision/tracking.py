@@ -115,6 +115,8 @@ class Track:
 SIG_SIZE = 16
 SIG_INSET = 0.12
 """Each side of the crop left out of the look (where a quad a pixel off shows the table)."""
+QUICK_SIZE = 64
+"""Side of the small rectified crop a quick look (a card that did not move) is taken from."""
 
 
 def signature(crop: np.ndarray) -> np.ndarray:
@@ -228,6 +230,7 @@ class CardTracker:
                 sig_cache[i] = None if frame is None else signature(rectify(frame, detections[i].quad))
             return sig_cache[i]
 
+        still: set[tuple[int, int]] = set()  # (detection, track id): in place, plainly another look
         place_cache: dict[tuple[int, bool], np.ndarray] = {}
         look_dist: dict[tuple[int, int], float] = {}  # (detection, track id) -> look distance
 
@@ -246,7 +249,14 @@ class CardTracker:
             if tr.signature is None or (tr.state is CardState.VISIBLE and not visible_too):
                 return True
             if tr.state is CardState.VISIBLE and np.abs(detections[i].quad - tr.quad).max() <= cfg.still_px:
-                return True
+                # Not moved: the same card, unless a quick look shows plainly another (the next
+                # card of a stack whose top card left, the stack's outline unchanged).
+                if frame is None:
+                    return True
+                quick = signature(rectify(frame, detections[i].quad, (QUICK_SIZE, QUICK_SIZE)))
+                if signature_distance(quick, tr.signature) <= cfg.other_look * cfg.look_threshold:
+                    return True
+                still.add((i, tr.track_id))
             sig = det_sig(i)
             if sig is None:
                 return True
@@ -283,8 +293,12 @@ class CardTracker:
         used: set[int] = set()
         unlike: list[tuple[int, int]] = []
         unlike_far: list[tuple[int, int]] = []  # the same, the look plainly another card's
+        # A tentative track (a card first found in the last frame) takes what lies on it only
+        # after the tracks found by their look (below): a card hidden long enough to be gone
+        # (in a stack) may first show too blurred or half covered to know it.
+        later = [(i, j) for _, i, j in pairs if examined[j].tentative]
         for score, i, j in pairs:
-            if i in det_to_tr or j in used:
+            if i in det_to_tr or j in used or examined[j].tentative:
                 continue
             # In place (a hand lifted off it, fingers may still hide a corner): more slack.
             lay = lies.get((i, j)) if score >= 1.7 else None
@@ -328,6 +342,10 @@ class CardTracker:
                 continue
             det_to_tr[i] = j
             used.add(j)
+        for i, j in later:
+            if i not in det_to_tr and j not in used and same_look(i, examined[j]):
+                det_to_tr[i] = j
+                used.add(j)
         # A visible card overlapping a detection that does not look like it, and seen nowhere
         # else, is still that card (a quad a little off, a glare); when it was seen elsewhere by
         # its look, this is another card (a stack's new top card). (When the detection's look is
@@ -367,8 +385,10 @@ class CardTracker:
         # (``other_look``) is still that card only when no detection near it took it above by
         # its centre (the card was lifted off the one under it, now uncovered, and moved off
         # blurred).
+        # Not when the card did not move at all: that is the next card of a stack (see
+        # ``same_look``), the card that was on top having left it unseen.
         for i, j in unlike_far:
-            if i not in det_to_tr and j not in used:
+            if i not in det_to_tr and j not in used and (i, examined[j].track_id) not in still:
                 det_to_tr[i] = j
                 used.add(j)
 

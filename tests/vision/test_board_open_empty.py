@@ -57,3 +57,22 @@ def test_an_incremental_read_also_sees_an_empty_hole_plainly_at_a_hands_margin()
     again = reader.update(scene.image)
     assert again.matrix[hole] == 0 and not again.covered[hole]
     assert not ((again.matrix >= 0) & (again.matrix != truth) & spec.valid_mask()).any()
+
+
+def test_an_incremental_read_reads_a_peg_one_step_beside_a_hand_as_a_full_read_does() -> None:
+    # Hole 2,8 (a grey peg) lies one step beside holes an occluded cell touches: a full read finds it
+    # matching its class closely (nothing over part of it) and reads it; the incremental read did
+    # not measure it again and took it as covered.
+    board = suite_board(191, 1)
+    spec = board.spec
+    clear, scene = board.scenes(1280, 720)
+    reader = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask()))
+    reader.read(clear.image)
+    reading = reader.update(scene.image)
+    assert reading.changed < spec.size**2
+    truth = scene.truth.pegs
+    visible = spec.valid_mask() & ~near_hands(scene, 2.0)
+    assert truth[2, 8] == 2 and visible[2, 8]
+    assert reading.matrix[2, 8] == 2 and not reading.covered[2, 8]
+    assert (reading.matrix == truth)[visible].all()
+    assert not ((reading.matrix >= 0) & (reading.matrix != truth) & spec.valid_mask()).any()

@@ -1332,6 +1332,11 @@ class BoardReader:
         # ... and so are holes kept from memory under glare (a hand may since have voided it).
         if prev.remembered is not None:
             changed |= prev.remembered & ~covered
+        # The holes one step beside those an occluded cell touches are judged as a full read judges
+        # them (``_covered`` with their distances): they are classified again.
+        by_cell = occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
+        beside = covered & ~by_cell & self.valid
+        changed |= beside
         label = prev.guess.copy()
         conf = prev.confidence.copy()
         dmin = np.zeros(label.shape)
@@ -1351,6 +1356,13 @@ class BoardReader:
             self._ref_hole[idx] = f.hole_log[idx]
         # Unchanged holes that were unsure stay unsure; covered ones abstain below.
         # Links only change with a hand over the board, which changes holes: else keep them.
+        if beside.any():
+            shaded = (
+                self._shaded(f, board, occluded, label, dmin)
+                if SHADE_HUE > 0
+                else np.zeros_like(occluded[:-1, :-1])
+            )
+            covered = self._covered(occluded, dmin, shaded)
         open_empty = self._open_empty_update(f, board, occluded, covered, label, conf, dmin, changed)
         covered = covered & ~open_empty
         same = idx[0].size == 0 and np.array_equal(covered & self.valid, prev.covered)

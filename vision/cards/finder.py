@@ -216,9 +216,11 @@ class FinderConfig:
     the outer one's size and a clearly higher score (the outer one: a card with part of the card
     beneath it)."""
     one_of_group: bool = True
-    """A quad holding two or more of the segmenter's card centres and one candidate inside it of a
-    card's shape (under some tilt) and at most :data:`GROUP_SHARE` of its area is cards together
-    (a card with its neighbour, or with the card beneath), dropped for the card inside it."""
+    """A quad not of the deck's shape, holding two or more of the segmenter's card centres and one
+    candidate inside it of a card's shape (under some tilt) and at most :data:`GROUP_SHARE` of its
+    area, is cards together (a card with its neighbour, or with the card beneath), dropped for the
+    card inside it (one of the deck's shape is a card with its prints: the real photos' SET cards,
+    where the segmenter, trained on rendered frames, sees two centres on one card)."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -763,8 +765,13 @@ def _dedupe(
         # touching cards, however small each is beside the group
         if not spans_two[j] and multi is not None and multi[j]:
             spans_two[j] = _holds_cards(cands, areas, [i for i in distinct if not multi[i]])
-            # or one card of them: of a card's shape (under some tilt), a card's share of the group
-            if not spans_two[j] and one_of_group:
+            # or one card of them: of a card's shape (under some tilt), a card's share of the
+            # group, inside a quad not of the deck's shape (one of it is a card with its prints)
+            if (
+                not spans_two[j]
+                and one_of_group
+                and not (deck is not None and abs(aspects[j] - deck) <= CARD_SHAPE)
+            ):
                 spans_two[j] = any(
                     not multi[i] and _card_shaped(aspects[i]) and areas[i] <= GROUP_SHARE * areas[j]
                     for i in big

@@ -53,7 +53,10 @@ class BandConfig:
     """At least this fraction of a strip just beyond the band is table-coloured ..."""
     max_band_table: float = 0.4
     """... and at most this fraction of the band (a strip of the table between the card's true end
-    and a line of the table's own pattern is no band)."""
+    and a line of the table's own pattern is no band) ..."""
+    bounded_table_band: bool = True
+    """... unless the card's long sides, carried on past the end, bound it (colours step across
+    them by ``min_face_contrast``: a dark band on wood, of the table's colours but not the table)."""
     max_tilt_deg: float = 35.0
     """The camera's largest tilt: the grown quad's aspect may be the deck's times its cosine."""
     aspect_tolerance: float = 0.04
@@ -67,10 +70,11 @@ def _end_band(
     reach: tuple[float, float],
     end_len: float,
     cfg: BandConfig,
-) -> tuple[float, float] | None:
-    """(distance px, the outer edge's step) of a band's outer edge, or ``None``. ``prof``: (N, K, 3)
-    colours at ``dists`` from the opposite end, towards the end searched; ``table``: (N, K)
-    table-coloured or ``None``; ``reach``: where the outer edge may lie."""
+) -> tuple[float, float, bool] | None:
+    """(distance px, the outer edge's step, whether the band is mostly of the table's colours) of a
+    band's outer edge, or ``None``. ``prof``: (N, K, 3) colours at ``dists`` from the opposite end,
+    towards the end searched; ``table``: (N, K) table-coloured or ``None``; ``reach``: where the
+    outer edge may lie."""
     step = np.linalg.norm(np.median(prof[:, 2:] - prof[:, :-2], axis=0), axis=1)  # per px
     at = dists[1:-1]
     peaks = np.nonzero(
@@ -97,8 +101,7 @@ def _end_band(
     band = (dists >= at[i] + 2.5) & (dists <= edge - 3.5)
     if band.sum() < 2:
         return None
-    if table is not None and float(table[:, band].mean()) > cfg.max_band_table:
-        return None
+    table_like = table is not None and float(table[:, band].mean()) > cfg.max_band_table
     strip = prof[:, band]  # (N, B, 3)
     colour = np.median(strip.reshape(-1, 3), axis=0)
     # one colour along the end and across the band
@@ -109,7 +112,52 @@ def _end_band(
     face = np.median(prof[:, (dists >= at[i] - 4.0) & (dists <= at[i] - 1.5)].mean(axis=1), axis=0)
     if np.linalg.norm(face - colour) < cfg.min_face_contrast:
         return None
-    return edge, float(step[j])
+    return edge, float(step[j]), table_like
+
+
+def _bounded(
+    image: np.ndarray,
+    q: np.ndarray,
+    e: int,
+    n: np.ndarray,
+    a: np.ndarray,
+    depth: tuple[float, float],
+    cfg: BandConfig,
+) -> bool:
+    """Whether a band beyond end ``e`` of ``q`` (between distances ``depth`` from the point ``a`` of
+    the opposite end, along ``n``) ends at the card's long sides carried on: across each long
+    side's line, within the band, the colour steps by at least ``min_face_contrast`` (a band of
+    the table's colour on the card, not a strip of the table itself, which runs on past them)."""
+    h, w = image.shape[:2]
+    centre = q.mean(axis=0)
+    ts = np.linspace(0.2, 0.8, 7)
+    for side in ((e - 1) % 4, (e + 1) % 4):
+        p0, p1 = q[side], q[(side + 1) % 4]
+        d = (p1 - p0) / max(float(np.linalg.norm(p1 - p0)), 1e-9)
+        lat = np.array([d[1], -d[0]])
+        if np.dot(lat, (p0 + p1) / 2.0 - centre) < 0:
+            lat = -lat  # outward across the long side
+        # points on the long side's line at the band's depths
+        along = float(np.dot(d, n))
+        if abs(along) < 0.5:
+            return False
+        dist0 = float(np.dot(p0 - a, n))
+        depths = depth[0] + (depth[1] - depth[0]) * ts
+        pts = p0[None, :] + d[None, :] * ((depths - dist0) / along)[:, None]
+        inner, outer = pts - lat * 3.0, pts + lat * 3.0
+        both = np.concatenate([inner, outer]).astype(np.float32)
+        if (
+            (both[:, 0] < 0).any()
+            or (both[:, 1] < 0).any()
+            or (both[:, 0] > w - 1).any()
+            or (both[:, 1] > h - 1).any()
+        ):
+            return False
+        cols = cv2.remap(image, both[:, :1], both[:, 1:], cv2.INTER_LINEAR).reshape(2, len(ts), -1)
+        step = np.linalg.norm(cols[0].astype(np.float32) - cols[1].astype(np.float32), axis=1)
+        if float(np.median(step)) < cfg.min_face_contrast:
+            return False
+    return True
 
 
 def _profiles(
@@ -181,6 +229,12 @@ def grow_band(
         if colours is not None:
             table = table_model_mask(prof[ok], colours) == 0
         found = _end_band(prof[ok].astype(np.float32), table, dists, (lo, hi), end_len, cfg)
+        if (
+            found is not None
+            and found[2]
+            and not (cfg.bounded_table_band and _bounded(image, q, e, n, a, (now + 2.0, found[0] - 2.0), cfg))
+        ):
+            found = None  # of the table's colour, and not ended by the card's sides: the table
         if found is not None and (best is None or found[1] > best[2]):
             best = (e, found[0], found[1], a + n * found[0], d)
     if best is None:

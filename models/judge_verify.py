@@ -57,12 +57,14 @@ region whose colour lies more than :data:`INK_LEVEL` from the card's median colo
 99th percentile of that distance. A bold, busy pattern leaves more difference on a genuine pair (an
 edge a fraction of a pixel off, a glare spot on a strong colour) than a faint, sparse one, whose
 near-duplicate differs by little more than that; the logistic model weighs the difference by it."""
-WHITE_FEATURES = ("white",)
+WHITE_FEATURES = ("white", "glare")
 """The larger of both crops' share of the compared region that is white once each channel is divided
 by its own white point (:data:`WHITE_LEVEL`, :data:`WHITE_CHROMA`): the card's brightest plain colour,
-usually its ground, of any hue. A glare spot brighter than the ground takes the white point and
-leaves little white. Measured, it tells the logistic model how much plain ground there is to
-compare, beside the content numbers (calibration same 0.277 -> 0.332 in a trial fit)."""
+usually its ground, of any hue (a glare spot brighter than the ground takes the white point and
+leaves little white); and the larger share brighter than the white point in every channel
+(:data:`GLARE_LEVEL`): a glare spot too small to set the white point. Each tells the logistic model
+how far a genuine pair's difference may go (in trial fits, calibration same 0.277 -> 0.332 with the
+white share, -> 0.347 with glare too)."""
 FEATURES = DIFFERENCE_FEATURES + CONTENT_FEATURES + WHITE_FEATURES
 """The evidence of one pair (the logistic model takes the log of each)."""
 INK_LEVEL = 0.15
@@ -71,6 +73,8 @@ WHITE_LEVEL = 0.97
 ``models.preprocess.balance_channels`` leaves it)..."""
 WHITE_CHROMA = 0.08
 """...and its channels at most this far apart."""
+GLARE_LEVEL = 1.03
+"""A glare pixel: every channel above this share of the channel's white point."""
 
 _K3 = np.ones((3, 3), np.uint8)
 _K2 = np.ones((2, 2), np.uint8)
@@ -105,8 +109,8 @@ class VerifyView:
 
     @property
     def content(self) -> np.ndarray:
-        """:data:`CONTENT_FEATURES` and the white share (:data:`WHITE_FEATURES`) of the upright crop
-        (made on first use and kept)."""
+        """:data:`CONTENT_FEATURES` and the white and glare shares (:data:`WHITE_FEATURES`) of the
+        upright crop (made on first use and kept)."""
         if self._content is None:
             self._content = content(self.turn(0)[0])
         return self._content
@@ -251,7 +255,7 @@ def _percentiles(d: np.ndarray, qs: tuple[float, ...]) -> list[float]:
 
 def content(img: np.ndarray) -> np.ndarray:
     """:data:`CONTENT_FEATURES` of one normalised (SIZE, SIZE, 3) crop, blurred as it is compared, and
-    its white share (unblurred), inside the compared region."""
+    its white and glare shares (unblurred), inside the compared region."""
     g = cv2.GaussianBlur(img, (0, 0), BLUR)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
@@ -262,12 +266,14 @@ def content(img: np.ndarray) -> np.ndarray:
     dev = np.abs(g - median).max(axis=2)[inner]
     lo, hi = img.min(axis=2)[inner], img.max(axis=2)[inner]
     white = float(((lo > WHITE_LEVEL) & (hi - lo < WHITE_CHROMA)).mean())
+    glare = float((lo > GLARE_LEVEL).mean())
     return np.array(
         [
             *_percentiles(magnitude, (50.0, 90.0, 99.0)),
             float((dev > INK_LEVEL).mean()),
             *_percentiles(dev, (90.0, 99.0)),
             white,
+            glare,
         ],
         np.float64,
     )
@@ -283,7 +289,7 @@ def evidence(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -
     """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
     percentile of the difference) among ``tried`` (indices of b's turns; every turn when None): the
     difference numbers, the geometric mean of b onto a and a onto b at that turn, then the geometric
-    mean of both crops' content numbers and the larger white share. Both crops of one shape."""
+    mean of both crops' content numbers and the larger white and glare shares. Both crops of one shape."""
     best: np.ndarray | None = None
     best_turn = 0
     a0, ga0 = a.turn(0)

@@ -479,7 +479,8 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
         " the geometric mean of both crops': percentiles of the colour gradient, grad50 to grad99, the"
         f" share of the card more than {jv.INK_LEVEL} from its median colour, ink, and percentiles of that"
         " distance, dev90 and dev99; and the larger share of either crop that is white once each channel"
-        " is divided by its own white point, white: its brightest plain colour, usually its ground).",
+        " is divided by its own white point, white: its brightest plain colour, usually its ground; and the"
+        " larger share brighter than that white point in every channel, glare).",
         "",
         f"Pairs the net gives p_same >= {settings['gate']} are measured; their p_same is a logistic model"
         ' of (the net\'s calibrated logit, log of each evidence number), and "same" needs p_same >='

@@ -44,10 +44,15 @@ def test_a_busy_bold_card_holds_more_than_a_faint_sparse_one() -> None:
     assert (bold[:n] > faint[:n]).all(), dict(zip(names, zip(faint, bold, strict=True), strict=False))
 
 
+def _shares(crop: np.ndarray) -> dict[str, float]:
+    content = jv.view(crop, True).content
+    return dict(zip(jv.WHITE_FEATURES, content[len(jv.CONTENT_FEATURES) :], strict=True))
+
+
 def test_the_white_share_is_the_plain_ground_at_the_white_point_unless_glare_takes_it() -> None:
     """Each channel divided by its own white point makes a card's brightest plain colour (its ground,
     of any hue) white: a card of plain ground is mostly white, a card covered in colours is not, and a
-    glare spot brighter than the ground takes the white point and leaves little white."""
+    large glare spot brighter than the ground takes the white point and leaves little white."""
     ground = np.full((96, 96, 3), (60, 170, 220), np.uint8)
     cv2.circle(ground, (40, 50), 12, (30, 40, 160), -1)
     covered = ground.copy()
@@ -55,8 +60,20 @@ def test_the_white_share_is_the_plain_ground_at_the_white_point_unless_glare_tak
         cv2.rectangle(covered, (0, 24 * i), (95, 24 * i + 23), colour, -1)
     glare = ground.copy()
     cv2.circle(glare, (60, 40), 14, (255, 255, 255), -1)
-    white = [jv.view(c, True).content[-1] for c in (ground, covered, glare)]
+    white = [_shares(c)["white"] for c in (ground, covered, glare)]
     assert white[0] > 0.8 and white[1] < 0.05 and 0.05 < white[2] < 0.2, white
+
+
+def test_a_small_glare_spot_shows_as_glare_above_the_white_point() -> None:
+    """A glare spot too small to set the white point lies above it in every channel; a plain card has
+    none."""
+    ground = np.full((96, 96, 3), (60, 170, 220), np.uint8)
+    cv2.circle(ground, (40, 50), 12, (30, 40, 160), -1)
+    spot = ground.copy()
+    cv2.circle(spot, (62, 36), 5, (255, 255, 255), -1)
+    plain, glared = _shares(ground), _shares(spot)
+    assert plain["glare"] == 0.0
+    assert 0.005 < glared["glare"] < 0.05 and glared["white"] > 0.8, glared
 
 
 def test_content_does_not_depend_on_the_quarter_turn_or_the_order_of_the_pair() -> None:

@@ -255,16 +255,26 @@ def _percentiles(d: np.ndarray, qs: tuple[float, ...]) -> list[float]:
 
 def content(img: np.ndarray) -> np.ndarray:
     """:data:`CONTENT_FEATURES` of one normalised (SIZE, SIZE, 3) crop, blurred as it is compared, and
-    its white and glare shares (unblurred), inside the compared region."""
+    its white and glare shares (unblurred), inside the compared region. (Channel by channel: numpy's
+    reductions over an axis of 3 are several times slower than these sums.)"""
     g = cv2.GaussianBlur(img, (0, 0), BLUR)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     m = round(BORDER * SIZE)
     inner = (slice(m, SIZE - m), slice(m, SIZE - m))
-    magnitude = np.sqrt((gx * gx + gy * gy).sum(axis=2))[inner]
-    median = np.median(g.reshape(-1, 3), axis=0).astype(np.float32)
-    dev = np.abs(g - median).max(axis=2)[inner]
-    lo, hi = img.min(axis=2)[inner], img.max(axis=2)[inner]
+    s0, s1, s2 = cv2.split(gx * gx + gy * gy)
+    magnitude = np.sqrt(s0 + s1 + s2)[inner]
+    n = SIZE * SIZE
+    dev = None
+    for ch in cv2.split(g):
+        part = np.partition(ch.reshape(-1), (n // 2 - 1, n // 2))
+        # The median of an even count, as np.median takes it: the mean of the two middle values.
+        median = (part[n // 2 - 1] + part[n // 2]) / np.float32(2.0)
+        d = np.abs(ch[inner] - median)
+        dev = d if dev is None else np.maximum(dev, d)
+    assert dev is not None
+    c0, c1, c2 = (c[inner] for c in cv2.split(img))
+    lo, hi = np.minimum(np.minimum(c0, c1), c2), np.maximum(np.maximum(c0, c1), c2)
     white = float(((lo > WHITE_LEVEL) & (hi - lo < WHITE_CHROMA)).mean())
     glare = float((lo > GLARE_LEVEL).mean())
     return np.array(

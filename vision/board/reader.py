@@ -1340,9 +1340,26 @@ class BoardReader:
         label = prev.guess.copy()
         conf = prev.confidence.copy()
         dmin = np.zeros(label.shape)
+        # Unchanged holes read empty around a hand are classified in the same pass, for
+        # ``_open_empty_update`` only (their readings stay as they were).
+        extra = np.zeros_like(changed)
+        if covered.any() and OPEN_EMPTY > 0 and self.spec.pattern == "holes":
+            around = cv2.dilate(
+                ((covered | changed) & self.valid).astype(np.uint8), np.ones((3, 3), np.uint8)
+            )
+            extra = (label == 0) & around.astype(bool) & ~changed & ~by_cell & self.valid
+        both = np.nonzero(changed | extra)
+        fresh = None
+        if both[0].size:
+            lab, c, d = self._reclassify(f, board, both, (covered | extra)[both], adapt=True)
+            mine = changed[both]
+            if extra.any():
+                fresh = (extra, np.zeros(label.shape, np.int8), np.zeros(label.shape), np.zeros(label.shape))
+                sel = tuple(i[~mine] for i in both)
+                fresh[1][sel], fresh[2][sel], fresh[3][sel] = lab[~mine], c[~mine], d[~mine]
+            lab, c, d = lab[mine], c[mine], d[mine]
         idx = np.nonzero(changed)
         if idx[0].size:
-            lab, c, d = self._reclassify(f, board, idx, covered[idx], adapt=True)
             # A piece never turns into the other colour: while something lies on the board (a hand
             # seen, or holes side by side that match nothing), a hole whose piece now reads as the
             # other piece is something over it (a pale hand over a red peg reads grey). It abstains
@@ -1363,7 +1380,7 @@ class BoardReader:
                 else np.zeros_like(occluded[:-1, :-1])
             )
             covered = self._covered(occluded, dmin, shaded)
-        open_empty = self._open_empty_update(f, board, occluded, covered, label, conf, dmin, changed)
+        open_empty = self._open_empty_update(f, board, occluded, covered, label, conf, dmin, changed, fresh)
         covered = covered & ~open_empty
         same = idx[0].size == 0 and np.array_equal(covered & self.valid, prev.covered)
         reading = self._assemble(
@@ -1443,24 +1460,30 @@ class BoardReader:
         conf: np.ndarray,
         dmin: np.ndarray,
         changed: np.ndarray,
+        fresh: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> np.ndarray:
         """``_open_empty`` for an incremental read: the holes it classified again (``changed``) are
         judged on their fresh distances; an unchanged hole read empty beside a covered or changed
         hole (where a hand or what matches nothing lies) is classified afresh to be judged, for its
         remembered reading says nothing of its distance now (``conf`` takes the fresh confidence of
-        those seen)."""
+        those seen). ``fresh``: (holes, label, confidence, distance) of unchanged holes the read
+        already classified afresh."""
         if OPEN_EMPTY <= 0 or self.spec.pattern != "holes":
             return np.zeros_like(self.valid)
         open_empty = self._open_empty(occluded, label, conf, dmin) & changed
         stir = (covered | changed) & self.valid
-        if not stir.any():
+        # With nothing covered and too few holes matching nothing for a hand, none is covered.
+        if not covered.any() and int((changed & (dmin >= 1.0)).sum()) < MIN_HAND_CELLS:
             return open_empty
         around = cv2.dilate(stir.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         ones = np.ones_like(conf)
         candidate = self._open_empty(occluded, label, ones, np.zeros_like(dmin)) & around & ~changed
         idx = np.nonzero(candidate)
         if idx[0].size:
-            lab, c, d = self._reclassify(f, board, idx, covered[idx])
+            if fresh is not None and fresh[0][idx].all():
+                lab, c, d = fresh[1][idx], fresh[2][idx], fresh[3][idx]
+            else:
+                lab, c, d = self._reclassify(f, board, idx, covered[idx])
             seen = (lab == 0) & (c >= UNSURE) & (d < OPEN_EMPTY)
             open_empty[idx] = seen
             # A hole covered at the last read has no confidence left: its fresh one.

@@ -103,3 +103,32 @@ def test_held_out_the_mind_cards_are_read_surely_at_every_turn() -> None:
             wrong += r.certain and r.number != n
     assert wrong == 0
     assert right >= 1195
+
+
+def test_calibration_never_counts_a_read_its_half_turns_contradict_as_sure() -> None:
+    """One wrong read at a high confidence sets the threshold above itself; when its half turns name
+    different numbers, calibration drops it as the run-time reader does, and the threshold falls."""
+    from models.training.train_reader import calibrate
+
+    rng = np.random.default_rng(0)
+    n = 400
+    yn = rng.integers(0, 100, size=n)
+    zn = rng.normal(0.0, 1.0, size=(n, N_NUMBER_CLASSES))
+    zn[np.arange(n), yn] += rng.uniform(3.0, 12.0, size=n)  # right reads, most of them sure
+    bad = 7
+    zn[bad] = 0.0
+    zn[bad, (yn[bad] + 1) % 100] = 8.0  # a sure wrong read
+    zc = np.zeros((n, len(COLOUR_CLASSES)))
+    yc = np.zeros(n, np.int64)
+    decks = ["themind"] * n
+    sides_n = np.stack([zn, zn])
+    sides_n[1, bad] = 0.0
+    sides_n[1, bad, yn[bad]] = 8.0  # its turned views read the true number, surely
+    sides_c = np.stack([zc, zc])
+    t0, thr0, val0 = calibrate(zn, zc, decks, yn, yc, 0.0)
+    t1, thr1, val1 = calibrate(zn, zc, decks, yn, yc, 0.0, (sides_n, sides_c, 0.8))
+    assert t0 == t1
+    p_bad = decode(zn[bad : bad + 1], zc[bad : bad + 1], ["themind"], t0)[2][0]
+    assert p_bad > 0.99 and thr0 > 0.99 > thr1
+    assert val1["confident_wrong_rate"] == 0.0
+    assert val1["accuracy"] > val0["accuracy"] + 0.3

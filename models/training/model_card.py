@@ -59,24 +59,13 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
         lines += [
             "Number and colour reader for The Mind, Trio and Line-it. `reader.onnx` gives logits of 103",
             "number classes (1..100, bets +3/+4/+5) and of the colour classes (none, Line-it's 4 suits,",
-            "Trio's 12 colours); the deck masks the classes it cannot hold."
-            + (
-                " Each card is read as given and turned a half turn"
-                + "".join(
-                    f", and both again with {t:.0%} of each side cut off"
-                    for t in meta.get("view_trims", [])
-                    if t > 0
-                )
-                + ", the logits of all views averaged (`models/reader_decode.py`)."
-                if meta.get("half_turns")
-                else ""
-            ),
+            "Trio's 12 colours); the deck masks the classes it cannot hold." + _reader_views(meta),
             f"Confidence at temperature {meta['temperature']:.3f}: The Mind and Trio, softmax(number) of"
             " the number read (Trio's colour follows from the number: one colour per value); Line-it, the"
             " joint probability of the identity read among its 403 (100 numbers x 4 suits, and the 3 bets,"
             ' whose colour class is "none"), each the product of softmax(number) and softmax(colour over'
             " none and the 4 suits), renormalised (`lineit_joint`). A read under"
-            f" {meta['confidence_threshold']:.6f} is uncertain.",
+            f" {meta['confidence_threshold']:.6f} is uncertain." + _reader_dissent(meta),
         ]
     lines += [
         "",
@@ -123,6 +112,35 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
     path = folder / model.card
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def _reader_views(meta: dict) -> str:
+    """The reader card's sentence on the views each card is read in (none when read once)."""
+    if not meta.get("half_turns"):
+        return ""
+    trims = [t for t in meta.get("view_trims", []) if t > 0]
+    cuts = meta.get("view_corner_cuts", [])
+    views = ["the crop as given"]
+    views += [f"with {t:.0%} of each side cut off" for t in trims]
+    views += [f"with {c:.0%} cut off two adjacent sides at each of its four corners" for c in cuts]
+    count = 1 + len(trims) + 4 * len(cuts)
+    return (
+        f" Each card is read in {count} view(s) ({'; '.join(views)}), each as given and turned a half"
+        f" turn, the logits of all {2 * count} averaged (`models/reader_decode.py`)."
+    )
+
+
+def _reader_dissent(meta: dict) -> str:
+    """The reader card's sentence on the half-turn check (none when it is off)."""
+    at = meta.get("side_dissent_at")
+    if at is None:
+        return ""
+    return (
+        " A read is also uncertain, whatever its confidence, when the views read as given (averaged)"
+        f" or those read turned (averaged) name another number at a probability of {at:g} or more"
+        " (`side_dissent`): a card shows one number whichever way up it lies. Calibration applies the"
+        " same check."
+    )
 
 
 def verifier_section(folder: Path, model: ModelFiles) -> list[str]:

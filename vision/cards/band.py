@@ -11,7 +11,10 @@ one colour from the end out to a straight edge (the card's outline) at a depth t
 quad back the deck's aspect ratio (within what a camera tilt of up to 35 degrees allows), unlike
 the face just inside the end, with the table beyond it. The end moves out to that edge. A quad
 whose aspect is the deck's already, or whose end shows no plain strip of card ending at the table
-(a neighbour's print, the card beneath a pile's top card, the table itself), is left as it is.
+(a neighbour's print, the card beneath a pile's top card, the table itself), is left as it is. A
+band of the table's own colours (a dark brown band on wood whose grain holds that brown) counts
+only where the card's long sides, carried on past the quad's end, bound it: a strip of the table
+runs on past them.
 """
 
 from __future__ import annotations

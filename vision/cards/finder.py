@@ -24,8 +24,9 @@ The steps, all numpy / OpenCV:
    (of near-equal scores, one of the deck's shape before one of no card's shape, then the
    larger), sizes far from the typical card dropped, a quad that several others inside it fill (touching
    cards merged) dropped, a quad of no card's shape around one of the deck's shape (a card with
-   half its neighbour or with the card beneath it) dropped for the card inside, and a plain patch
-   (no print inside: a cloth's check under glare) dropped.
+   half its neighbour or with the card beneath it) dropped for the card inside, a quad not of the
+   deck's shape over two learned card centres dropped for the one card-shaped quad inside it
+   (``one_of_group``), and a plain patch (no print inside: a cloth's check under glare) dropped.
    With the learned segmenter (:mod:`vision.segmenter`, ``FinderConfig.segmenter``), its card
    instances are a fourth source (:mod:`vision.cards.seg_candidates`; each quad first fitted to
    the working image's edges) where the classical sources found nothing; optionally
@@ -40,9 +41,11 @@ The steps, all numpy / OpenCV:
    inside a plain margin is moved out to the card's edge, the margin looked for in grey, then in
    each colour channel), then each side is snapped to the card's outer edge, where card lies
    inside and table outside (:mod:`vision.cards.snap`: not a print inside the card, not a
-   neighbour or a shadow beyond it). A quad that ended at the print inside a card's plain border
-   (of nearly the table's colour) is moved out to the border's outer edge where the segmenter's
-   own quad of the card reaches beyond it too (:mod:`vision.cards.border`), or where three or
+   neighbour or a shadow beyond it; a side whose margin showed beyond a printed frame is not
+   snapped back in to the frame, ``margin_holds``). A quad that ended at the print inside a card's
+   plain border (of nearly the table's colour) is moved out to the border's outer edge where the
+   segmenter's own quad of the card reaches beyond it too (:mod:`vision.cards.border`), or a
+   classical candidate has that very outline (``border_outline``), or where three or
    more cards of the frame show a border of one relative width (the deck's) and what it adds is
    not table-coloured between this card and things that are not (the table in a row's gaps).
 6. A quad too square for the deck that left out a plain band across one end of the card is

@@ -44,10 +44,10 @@ The steps, all numpy / OpenCV:
    neighbour or a shadow beyond it; a side whose margin showed beyond a printed frame is not
    snapped back in to the frame, ``margin_holds``). A quad that ended at the print inside a card's
    plain border (of nearly the table's colour) is moved out to the border's outer edge where the
-   segmenter's own quad of the card reaches beyond it too (:mod:`vision.cards.border`), or a
-   classical candidate has that very outline (``border_outline``), or where three or
-   more cards of the frame show a border of one relative width (the deck's) and what it adds is
-   not table-coloured between this card and things that are not (the table in a row's gaps).
+   segmenter's own quad of the card reaches beyond it too (:mod:`vision.cards.border`), or where
+   three or more cards of the frame show a border of one relative width (the deck's) and what it
+   adds is not table-coloured between this card and things that are not (the table in a row's
+   gaps).
 6. A quad too square for the deck that left out a plain band across one end of the card is
    grown over it (:mod:`vision.cards.band`); sides that ended at the card's printed frame (over
    another card of the same paper) move out by the frame's inset that the opposite side shows
@@ -187,11 +187,6 @@ class FinderConfig:
     """After snapping, move a quad that ended at the print inside a card's plain border out to
     the card's outline (:mod:`vision.cards.border`), where the segmenter's own quad of the card
     reaches beyond it too; ``None``: not."""
-    border_outline: float = 0.9
-    """... or where a candidate of the classical sources (one the reconciling step left out for a
-    tighter quad) has the grown outline itself, at IoU at least this with it and nearer it than
-    the quad (the border's outer edge found twice, by the mask or edge loops and by the border
-    step); 0: not."""
     border_agree: int = 3
     """Where at least this many cards of a frame show a plain border beyond their quad
     (:func:`vision.cards.border.outer_border`), one whose border's relative width is the frame's
@@ -555,21 +550,6 @@ def _mask_candidates(
     out = _candidates(carved, img_area, cfg, peaks=peaks)
     out += [(q, s * 0.95) for q, s in _candidates(_fill_holes(mask), img_area, cfg, peaks=peaks)]
     return out
-
-
-def _candidate_agrees(
-    quad: np.ndarray, grown: np.ndarray, outlines: list[np.ndarray], min_iou: float
-) -> bool:
-    """Whether one of ``outlines`` is ``grown`` (IoU >= ``min_iou``) rather than ``quad``."""
-    if min_iou <= 0:
-        return False
-    a_grown, a_quad = quad_area(grown), quad_area(quad)
-    for c in outlines:
-        a_c = quad_area(c)
-        near = _iou_fast(c, a_c, grown, a_grown)
-        if near >= min_iou and near > _iou_fast(c, a_c, quad, a_quad):
-            return True
-    return False
 
 
 BORDER_AGREEMENT = 0.25
@@ -1013,8 +993,6 @@ def find_cards(
         [lq - np.float32([ox, oy]) for lq, _ in seg.card_quads(cfg.inst_threshold)] if seg is not None else []
     )
     channels: tuple[np.ndarray, ...] | None = None
-    # every supported candidate's outline, in the searched image's full-resolution pixels
-    outlines = [q / scale if scale != 1.0 else q for q, _ in supported] if cfg.border_outline > 0 else []
     dets = []
     borders: list[float] = []  # each border found's relative width (:func:`_border_reach`)
     unconfirmed: list[tuple[int, float, np.ndarray]] = []  # (det, relative width, grown quad)
@@ -1070,9 +1048,7 @@ def find_cards(
             grown = outer_border(image, quad, cfg.border)
             if grown is not None:
                 borders.append(_border_reach(quad, grown))
-                if learned_agrees(quad, grown, learned) or _candidate_agrees(
-                    quad, grown, outlines, cfg.border_outline
-                ):
+                if learned_agrees(quad, grown, learned):
                     quad = grown
                 else:
                     pending = grown

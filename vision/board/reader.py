@@ -21,8 +21,8 @@ between the peg discs vote "peg colour" or "board" (light added on top taken off
 Where glare clips the board at white, holes are read by the shape of what still shows (a pit, a
 piece's round disc: :mod:`vision.board.glare`) or abstain. Where it carries only one or two of the
 board's channels to white (a pale wood's red), the others rise alike: such cells are light, not a
-hand, and the holes beside them must match their class closely; the light added there is measured on
-the channels still below white, and the board under it in the others is the smooth model's. Beside
+hand; the light added there is measured on the channels still below white, and the board under it in
+the others is the smooth model's (so the holes beside them are judged as anywhere else). Beside
 holes that match nothing, a hole plainly empty (its pit inside a ring of bare board) is seen. Beside
 a hand, a hole whose ring differs from its class only by a brightness shift (the hand's shadow) is
 read. A Go point read empty must show bare board in the quarters between its lines. Incremental

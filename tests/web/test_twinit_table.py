@@ -6,8 +6,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from tests.web.tableobs import card, hand_on, obs
-from web.adapters.twinit_table import Spot, past_the_tip, tip_pair, touched_by_hands
+from tests.web.tableobs import H, W, card, hand_on, obs
+from web.adapters.twinit_table import (
+    Spot,
+    hidden_under_hands,
+    past_the_tip,
+    tip_pair,
+    touched_by_hands,
+    visible_spots,
+)
 
 
 def spot(x: float, y: float) -> Spot:
@@ -43,3 +50,21 @@ def test_a_hand_touching_a_card_s_corner_touches_it() -> None:
     mask[395:720, 675:700] = True  # a finger on the card's lower right corner, not its centre
     view = replace(obs(1, 0.0, [target, far]), hand_mask=mask)
     assert touched_by_hands(view, target.quad) and not touched_by_hands(view, far.quad)
+
+
+def test_a_card_the_hands_mask_rings_all_round_is_hidden_though_a_card_is_seen_there() -> None:
+    """Seed 3's slap at 26.1 s: the player's palms are the colour of the cards' paper; the hands'
+    mask leaves a hole over each card and the finder finds a card there, so the slap was never
+    seen. The mask all round the card's outline says a hand lies on it. A card beside the arm,
+    its outline masked on one side only, stays in sight."""
+    under, beside = card(1, "twinit:p035", 640, 500), card(2, "twinit:p047", 640, 300)
+    snapshot = visible_spots(obs(1, 0.0, [under, beside]))
+    mask = np.zeros((H, W), bool)
+    mask[430:H, 560:720] = True  # the arm from the bottom edge, the palm over the lower card
+    mask[462:539, 602:679] = False  # the palm's hole: the card's own colour
+    mask[250:350, 560:590] = True  # the other arm's sleeve along the upper card's left side
+    hand = replace(hand_on(1, "bottom", under), covers=())
+    seen = replace(obs(2, 0.1, [under, beside], hands=(hand,)), hand_mask=mask)
+    assert hidden_under_hands(seen, snapshot, 20.0) == {0: (1, "bottom")}
+    plain = replace(seen, hand_mask=np.zeros((H, W), bool))
+    assert hidden_under_hands(plain, snapshot, 20.0) == {}

@@ -89,12 +89,10 @@ class Resync:
                 log.info("resync: %s's pile is empty on the table", self.live.game.players[seat])
 
     def _resync_refills(self, state: Mapping[str, Any], seen: list[Spot], mono: float) -> None:
-        """A pile the referee counts empty (after :meth:`_resync_piles`) whose place has shown a
-        card, with no hand over the table, for :data:`RESYNC_S`: a penalty the camera missed gave
-        cards back; one of the cards the referee lost track of is logged as that pile's top."""
-        if not state.get("lost"):
-            self._refill_since.clear()
-            return
+        """A pile the referee counts empty whose place has shown a card, with no hand over the
+        table, for :data:`RESYNC_S`: a penalty the camera missed gave cards back (after
+        :meth:`_resync_piles`: one of the cards the referee lost track of is logged as that pile's
+        top), or a penalty gave back another capture than the referee's (:meth:`_regive`)."""
         tol = 0.5 * self.stable.card_px
         empty = {
             seat
@@ -112,7 +110,113 @@ class Resync:
             if mono - since < RESYNC_S - 1e-6:
                 continue
             self._refill_since.pop(seat, None)
-            self._refill(seat, seen[i], self._latest_view(seen[i]))
+            if state.get("lost"):
+                self._refill(seat, seen[i], self._latest_view(seen[i]))
+            else:
+                spot = seen[i]
+                self._regive(seat, Spot(spot.center, spot.quad, self._latest_view(spot), spot.track))
+
+    def _regive(self, seat: int, spot: Spot | None = None) -> bool:
+        """A pile the referee counts empty, with no card lost track of, shows a card: the seat's
+        last penalty gave back a bigger capture than the referee's choice (it takes the newest
+        capture when nobody says which; the player chose). That penalised claim is amended to give
+        back the biggest capture the seat held then, if every action of the record still applies
+        after it and the pile is no longer empty (the full bench's seeds 0 and 2: a pair taken
+        instead of a three-card steal left the pile one card short, and the claim on its last
+        card was refused: "the top of Ben's pile is not on the table"). With ``spot`` (the card a
+        claim lies on there), the pile's new top is read from its view at once."""
+        entries = [
+            e
+            for e in self.live.entries
+            if e.get("kind") == "action" and not e.get("undone") and e["ruling"].get("applies")
+        ]
+        target = None
+        for entry in reversed(entries):
+            details = entry["ruling"].get("details") or {}
+            forfeit = details.get("forfeit")
+            if (
+                entry["action"].get("type") == "claim"
+                and details.get("erring") == seat
+                and isinstance(forfeit, Mapping)
+                and list(forfeit.get("capture") or [])[:1] == [seat]
+            ):
+                target = entry
+                break
+        if target is None or target["seq"] in self._regiven:
+            return False
+        self._regiven.add(target["seq"])
+        used = int(target["ruling"]["details"]["forfeit"]["capture"][1])
+        game = self.live.game
+        state = game.initial_state()
+        for entry in entries:
+            if entry["seq"] == target["seq"]:
+                break
+            new, ruling = game.apply(state, self.live.parse(entry["action"]))
+            if ruling.applies:
+                state = new
+        held = game.state_to_json(state)["captures"][seat]
+        if used >= len(held):
+            return False
+        bigger = sorted(
+            (j for j in range(len(held)) if held[j][1] > held[used][1]), key=lambda j: (-held[j][1], j)
+        )
+        baseline = self._replayed(entries, target["seq"], target["action"])
+        for j in bigger:
+            action = {**target["action"], "forfeit": [seat, j]}
+            replay = self._replayed(entries, target["seq"], action)
+            if replay is None or baseline is None or replay[0] != baseline[0]:
+                continue  # an action of the record would no longer apply
+            if replay[1]["piles"][seat][0] == 0:
+                continue
+            self.live.amend(target["seq"], action, "vision")
+            log.info(
+                "resync: %s gave back capture #%d (%d cards), not #%d",
+                self.live.game.players[seat],
+                j + 1,
+                held[j][1],
+                used + 1,
+            )
+            if spot is not None:
+                self._reveal_top(seat, spot)
+            return True
+        return False
+
+    def _reveal_top(self, seat: int, spot: Spot) -> bool:
+        """Logs the card ``spot`` shows as ``seat``'s pile top, when the referee counts cards in
+        that pile but does not know its top."""
+        size, top = self.live.snapshot_state()["piles"][seat]
+        if size == 0 or top is not None:
+            return False
+        face = self.label(spot.view)
+        result = self._propose_seen(
+            {"type": "reveal", "player": seat, "face": face}, [(f"pile:{seat}", spot)]
+        )
+        if not result:
+            return False
+        self.seq_of[("pile", seat)] = result[0]
+        self.view_at[("pile", seat)] = spot.view
+        self.face_shown[spot.track] = face
+        return True
+
+    def _replayed(
+        self, entries: list[Mapping[str, Any]], seq: int, action: Mapping[str, Any]
+    ) -> tuple[list[int], dict[str, Any]] | None:
+        """The sequence numbers of ``entries`` that apply, and the referee's state (JSON), when the
+        action ``seq`` is ``action``; ``None`` when that action itself does not apply."""
+        game = self.live.game
+        state = game.initial_state()
+        kept: list[int] = []
+        for entry in entries:
+            new, ruling = game.apply(
+                state, self.live.parse(action if entry["seq"] == seq else entry["action"])
+            )
+            if not ruling.applies:
+                if entry["seq"] == seq:
+                    return None
+                continue
+            state = new
+            kept.append(entry["seq"])
+        return kept, game.state_to_json(state)
 
     def _refill(self, seat: int, spot: Spot, view: np.ndarray) -> bool:
         """Logs that ``seat``'s pile, counted empty, shows the card ``view`` again."""

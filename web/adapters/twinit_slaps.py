@@ -331,8 +331,19 @@ class Slaps:
         for loc, spot, crop in zip(locs, spots, crops, strict=True):
             # a pile the referee counts empty, under a hand on a card the camera saw there: the
             # card is back (a missed penalty); logged before the claim it is part of
-            if "pile" in loc and state["piles"][loc["pile"]][0] == 0 and state.get("lost"):
-                self._refill(loc["pile"], spot, crop)
+            # (or, with no card lost, a penalty gave back a bigger capture than the referee's)
+            # ... and a pile top the referee waits for, seen whole just before the hands landed,
+            # is read from that view (the claim would be refused on a face not known yet)
+            if "pile" in loc and state["piles"][loc["pile"]][0] == 0:
+                if state.get("lost"):
+                    self._refill(loc["pile"], spot, crop)
+                else:
+                    self._regive(
+                        loc["pile"], Spot(spot.center, spot.quad, crop, spot.track) if fresh else None
+                    )
+                state = self.live.snapshot_state()
+            elif "pile" in loc and state["piles"][loc["pile"]][1] is None and fresh:
+                self._reveal_top(loc["pile"], Spot(spot.center, spot.quad, crop, spot.track))
                 state = self.live.snapshot_state()
         faces = [self._face_at(state, loc) for loc in locs]
         p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.web.tableobs import card
+from tests.web.tableobs import card, hand_on
 from tests.web.test_twinit_adapter import BOTTOM, TOP, Table, setup
+from vision.observation import CardState
 
 X, Y, W, V, S, U, T, Q, R = (f"twinit:p{n:03d}" for n in (11, 12, 13, 14, 15, 16, 17, 18, 19))
 
@@ -100,3 +101,28 @@ def test_a_penalty_that_gave_back_the_biggest_capture_is_left_alone(tmp_path: Pa
         table.show([card(1, S, *BOTTOM), card(2, X, *TOP)])
     assert not [e for e in live.entries if e.get("kind") == "amend"]
     assert live.snapshot_state()["piles"][1] == [0, None]
+
+
+def test_a_slap_on_a_pile_counted_empty_after_a_penalty_gives_back_the_bigger_capture_first(
+    tmp_path: Path,
+) -> None:
+    """The same record; Ana slaps the card on Ben's pile (counted empty) with the identical top of
+    her own before the periodic resync: the penalty is amended, the card read as Ben's top, then the
+    claim is ruled (before: refused, "the top of Ben's pile is not on the table")."""
+    live, ad = setup(tmp_path, cards=9)
+    claim = penalised_record(live)
+    ad.pile_at = {0: np.array(BOTTOM, float), 1: np.array(TOP, float)}
+    table = Table(ad)
+    shown = [card(1, Q, *BOTTOM), card(2, Q, *TOP)]
+    for _ in range(8):
+        table.show(shown)
+    assert not [e for e in live.entries if e.get("kind") == "amend"]
+    covered = [card(1, Q, *BOTTOM, state=CardState.COVERED), card(2, Q, *TOP, state=CardState.COVERED)]
+    table.slap(covered, [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])])
+    assert next(e for e in live.entries if e.get("seq") == claim)["action"]["forfeit"] == [1, 0]
+    actions = [e for e in live.entries if e.get("kind") == "action"]
+    assert [e["action"]["type"] for e in actions[-2:]] == ["reveal", "claim"]
+    assert actions[-2]["action"]["player"] == 1
+    last = actions[-1]
+    assert last["ruling"]["verdict"] == "valid" and last["ruling"]["applies"]
+    assert sorted(map(str, last["action"]["cards"])) == sorted(map(str, [{"pile": 0}, {"pile": 1}]))

@@ -136,12 +136,12 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self._turned_since: dict[int, float] = {}
         self._empty_since: dict[int, float] = {}
         self._refill_since: dict[int, float] = {}
-        self._regiven: set[int] = set()
-        """Penalised claims whose forfeit :meth:`_regive` has looked at."""
         """Seat whose pile the referee counts empty -> since when a card lies there."""
         """Seat whose pile's next card the referee waits for -> since when no card lies there."""
         """Table card the referee turned over -> when the camera was first seen to still show it."""
         """When nearly every card was last seen spread apart (see ``Minute._whole_spread``)."""
+        self._regiven: set[int] = set()
+        """Penalised claims whose forfeit :meth:`_regive` has looked at."""
         self._stack_from: float | None = None
         self._stack_shown = False
         """Whether the run of stack-like views has shown a card in the middle yet."""

@@ -121,10 +121,10 @@ class Resync:
         last penalty gave back a bigger capture than the referee's choice (it takes the newest
         capture when nobody says which; the player chose). That penalised claim is amended to give
         back the biggest capture the seat held then, if every action of the record still applies
-        after it and the pile is no longer empty (the full bench's seeds 0 and 2: a pair taken
-        instead of a three-card steal left the pile one card short, and the claim on its last
-        card was refused: "the top of Ben's pile is not on the table"). With ``spot`` (the card a
-        claim lies on there), the pile's new top is read from its view at once."""
+        after it and the pile is no longer empty (an offline replay of the live bench's seed 0: a
+        pair given back for the three-card steal the player gave left the pile one card short, and
+        the claim on its last card was refused: "the top of Ben's pile is not on the table").
+        With ``spot`` (the card seen there), the pile's new top is read from its view at once."""
         entries = [
             e
             for e in self.live.entries

@@ -53,6 +53,16 @@ def test_darkness_all_round_is_no_hole() -> None:
     assert read_shapes(img[None], RED, GREY)[0] == -1
 
 
+def test_a_grey_peg_under_warm_light_is_not_read_red() -> None:
+    """Warm light's gains darken a washed-out grey peg's blue most and its red least (seed 149's
+    board 7, hole 11,11: darkness B 26, G 11, R 5): its red channel is as pale as a red peg's, but
+    its blue and green are far from alike, as a red peg's are. It abstains, never reads red."""
+    patch = _patch(disc=(229, 244, 250))
+    assert read_shapes(patch[None], RED, GREY)[0] == -1
+    # A red peg whose blue and green are a little uneven (tinted light) is still red.
+    assert read_shapes(_patch(disc=(240, 235, 254))[None], RED, GREY)[0] == RED
+
+
 def test_a_spec_without_a_hued_class_reads_no_red() -> None:
     assert read_shapes(_patch(disc=(150, 150, 250))[None], None, GREY)[0] == -1
 

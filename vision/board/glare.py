@@ -11,7 +11,11 @@ hole's pit (a small disc at the centre, 0.11 pitch), a piece's body and its dark
 - either way the board around (0.38 .. 0.48 pitch) is clipped white (median: a link may cross it).
 
 A piece's colour is told by its darkness's hue: a red piece leaves its red channel nearly white
-(``R`` well below the mean of ``B`` and ``G``), a black or grey one darkens all three alike.
+(``R`` well below the mean of ``B`` and ``G``) and darkens blue and green alike (its paint has little
+of either), a black or grey one darkens all three alike. Under tinted light a grey piece darkens its
+channels unevenly, in the order of the light's gains (warm light: blue most, red least), so its red
+channel too may be nearly white: a piece whose blue and green darkness differ that much is not
+read red (nor grey: its red channel is too pale for that); it abstains.
 Where nothing shows (the glare lifts the pit and the piece past white) the hole is not read:
 the reader abstains, it never guesses.
 """
@@ -43,6 +47,9 @@ AROUND = 0.25
 """The board around a hole (median of its ring) is at most this share as dark as the hole itself."""
 RED_MAX = 0.45
 """A piece's red-channel darkness at most this share of its blue and green ones' mean is red ..."""
+RED_EVEN = 0.62
+"""... if its blue and green darkness are that even too (the lesser at least this share of the
+greater: a red piece's paint has little of either, 38 and 34 of 255) ..."""
 HUELESS_MIN = 0.58
 """... and at least this share, black or grey."""
 
@@ -83,7 +90,8 @@ def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np
     b, g, r = (dark[:, _ANNULUS, k].mean(1) for k in range(3))
     share = r / np.maximum(0.5 * (b + g), 1e-6)
     if red is not None:
-        out[piece & (share <= RED_MAX)] = red
+        even = np.minimum(b, g) >= RED_EVEN * np.maximum(b, g)
+        out[piece & (share <= RED_MAX) & even] = red
     if hueless is not None:
         out[piece & (share >= HUELESS_MIN)] = hueless
     return out

@@ -29,7 +29,7 @@ read. A Go point read empty must show bare board in the quarters between its lin
 reads remember each hole's last confident value and keep it while glare alone hides the hole and no
 hand came near (``BoardReading.remembered``); while a hand is over the board, a piece they find turned
 into the other colour abstains (something lies over it). They judge plainly empty holes beside a hand
-as a full read does.
+as a full read does, and look for new light or shadow among the cells that match nothing as it does.
 
     >>> reader = BoardReader(BoardSpec.twixt(), location)          # doctest: +SKIP
     >>> reading = reader.read(frame)                                # doctest: +SKIP
@@ -175,6 +175,9 @@ SHADE_MATCH = 0.7
 the hand's shadow (a smooth dimming), not a fingertip over part of it (a fingertip brings its own
 hue)."""
 SHADOW_CHECK = True
+SHADOW_UPDATE = True
+"""Whether an incremental read also looks for new light or shadow among its occluded cells (as a
+full read does), beyond the cells the last full read found."""
 SHADOW_LEARN = True
 """Whether that check learns the empty hole from the board first (pits look shallower on some boards
 and under added light than the nominal prototype)."""
@@ -1325,6 +1328,12 @@ class BoardReader:
         # Cells the last full read found to be links or light stay so while they look the same.
         keep = self._lifted & (np.abs(f.cell_log - self._lifted_ref).max(-1) < CHANGE)
         board, occluded = self._board_model(f.cell_log, hand_cells, keep if keep.any() else None)
+        if SHADOW_UPDATE and occluded.any():
+            # A shadow or light that came since (a hand's shadow cast beside it) is no hand either.
+            lifted = self._not_hands(f, occluded, hand_cells)
+            if lifted.any():
+                keep = keep | lifted
+                board, occluded = self._board_model(f.cell_log, hand_cells, keep)
         if self.spec.has_links and occluded.any() and self._links_maybe(occluded, hand_cells):
             # A small group of odd cells and no hand given there: new links crowding round a new
             # peg look like a fingertip; a full read tells them apart with fresh labels.

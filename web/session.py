@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.errors import InputError
 from vision.observation import TableObservation
+from web.frame_history import FrameHistory
 from web.hub import Hub
 from web.live_game import LiveGame
 from web.settings import Settings
@@ -179,7 +180,13 @@ class LiveSession:
         self.latest_frame: Frame | None = None
         self.on_observation: list[Callable[[TableObservation, Frame], None]] = []
         self.source_done = threading.Event()
+        self.history = FrameHistory()
+        """Every sound frame's thumbnail, kept by the capture thread while vision runs: the adapter
+        dates what happened among the frames vision skipped from it."""
+        self.history_ms = 0.0
+        """The capture thread's time spent on the last frame's thumbnail."""
         live.subscribe(self._on_game_change)
+        self._lend_history(adapter)
 
     # -- life --------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -210,7 +217,14 @@ class LiveSession:
         self.live = live
         self.adapter = adapter
         live.subscribe(self._on_game_change)
+        self._lend_history(adapter)
         self.hub.publish({"type": "state", "state": self.state_message()})
+
+    def _lend_history(self, adapter: Any) -> None:
+        """Hands the frame history to the adapter (``use_history``), when it takes one."""
+        hook = getattr(adapter, "use_history", None)
+        if callable(hook):
+            hook(self.history)
 
     # -- capture -----------------------------------------------------------------------------------
     def _set_status(self, status: str, message: str = "") -> None:
@@ -268,6 +282,9 @@ class LiveSession:
             self._stream_frame = frame
         self._stream_new.set()
         if self.process is not None:
+            t0 = time.perf_counter()
+            self.history.add(frame.index, frame.mono, frame.image)
+            self.history_ms = (time.perf_counter() - t0) * 1000.0
             self._vision_slot.put(frame)
 
     # -- vision ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import numpy as np
 
 from referee.types import JSON
 from vision.observation import TableObservation
+from web.frame_history import FrameHistory
 from web.live_game import LiveGame
 from web.settings import Settings
 
@@ -65,6 +66,11 @@ class GameAdapter:
 
     def tick(self, now: float) -> None:
         """Called by the publishing thread a few times a second."""
+
+    def use_history(self, history: FrameHistory) -> None:
+        """The session's thumbnails of every captured frame (:mod:`web.frame_history`), given
+        once the session runs this adapter; adapters that date events among the frames vision
+        skipped keep it (none here)."""
 
     def correct(self, fact: Mapping[str, Any]) -> None:
         """A correction from the table (already logged)."""

@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.observation import TableObservation
 from web.adapters.twinit_table import Spot, clusters, fresh_views, nearest, visible_spots
+from web.frame_history import FrameHistory
 
 SPREAD_MIN_CARDS = 6
 SPREAD_FRACTION = 0.6
@@ -50,6 +51,14 @@ SLIDE_FRACTION = 0.5
 """...and no card lies farther than that but within this fraction of a card of where the other
 frame shows one: the one card allowed to differ may be hidden or missed, not still sliding."""
 
+
+REST_CARDS = 3
+"""The spread's rest is dated from the frame history when a frame shows at least this many cards in
+the middle, two or more of which came to rest among the frames it holds: when the last one did..."""
+LATE_S = 0.5
+"""...unless it came to rest this long after the next to last one: moved since (a hand nudging it,
+laying it back), it dates the spread from the next to last one (a spread's cards come down
+within a few frames of each other: 30 ms apart on the live bench)."""
 
 KEEP_MARKS = 40
 """Frames of the spread kept to date its rest (a few seconds of vision)."""
@@ -100,6 +109,15 @@ def _dated(mono: float, skipped: int, period: float) -> float:
     return mono - ((skipped + 1) // 2) * period
 
 
+def hand_boxes(obs: TableObservation) -> list[tuple[int, int, int, int]]:
+    """The boxes ``(x, y, w, h)`` of the hands an observation shows."""
+    boxes = []
+    for hand in obs.hands:
+        x, y, w, h = (int(v) for v in hand.bbox)
+        boxes.append((x, y, w, h))
+    return boxes
+
+
 def settled_since(marks: list[SpreadMark], tol: float, slide: float = 0.0) -> float | None:
     """When the spread came to rest, from the frames that showed it: the first of the last run of
     frames whose cards lie (all but one) where the newest frame shows them (:func:`at_rest`),
@@ -127,6 +145,15 @@ def at_rest(a: list[Spot], b: list[Spot], tol: float, slide: float = 0.0) -> boo
 
 class Minute:
     """The spread that starts the minute, and the sets claimed during it."""
+
+    frame_history: FrameHistory | None = None
+    """The session's thumbnails of every captured frame (:meth:`use_history`): the spread's rest
+    is dated from the frames vision skipped (:meth:`_rest_seen`); ``None``: frames fed one by one."""
+    _spread_from: int | None = None
+    """The capture index of the frame vision saw before the spread's first frame."""
+
+    def use_history(self, history: FrameHistory) -> None:
+        self.frame_history = history
 
     def _spread_seen(self, obs: TableObservation, mono: float) -> bool:
         """Competitive play: the stack was spread; hands over to the minute (``on_spread``) as
@@ -181,6 +208,7 @@ class Minute:
 
     def _forget_spread(self) -> None:
         self._spread_first, self._spread_counts, self._spread_marks = None, [], []
+        self._spread_from = None
         self._spread_best = self._spread_last = self._spread_rest = None
 
     def _note_spread(self, seen: list[Spot], obs: TableObservation, mono: float) -> None:
@@ -190,6 +218,7 @@ class Minute:
         by then (hands may reach for the cards at once, and the table is never still for long)."""
         if self._spread_first is None:
             self._spread_first = mono
+            self._spread_from = self._prev_mark[1] if self._prev_mark is not None else None
         self._spread_counts.append((mono, len(seen)))
         skipped, period = self._skipped()
         view = SpreadView(mono, seen, getattr(self._frame, "image", None), obs, skipped, period)
@@ -223,7 +252,44 @@ class Minute:
         return fresh_views(view.spots, view.image, view.obs, view.mono)
 
     def _spread_done(self) -> float | None:
-        """When the spread's last card came down: the first frame of the spread at rest
+        """When the spread's last card came down: from the frame history (:meth:`_rest_seen`), no
+        later than the first frame vision saw the spread at rest; else, as vision saw it.
+        (The history holds every captured frame; vision skips many while it works on a spread,
+        and its own dating is only known to lie among them.)"""
+        seen = self._spread_seen_done()
+        found = self._rest_seen()
+        if found is None:
+            return seen
+        if self._spread_rest is not None:
+            found = min(found, self._spread_rest[1].mono)
+        return found
+
+    def _rest_seen(self) -> float | None:
+        """When the spread's cards came to rest, from the session's frame history: for each card
+        this frame shows in the middle, the first frame since the one vision saw before the spread
+        from which its area looks as now (:meth:`FrameHistory.arrivals`: a card still sliding
+        changes it until it stops; hands elsewhere, passing over it after, or over it in this
+        frame, do not count), the last of them (but :data:`LATE_S`). ``None`` without a
+        history (frames fed one by one) or when it no longer holds the frame vision saw before the
+        spread, or when fewer cards came to rest among its frames (the spread was at rest before
+        them)."""
+        history, obs, mark = self.frame_history, self._obs, self._mark
+        if history is None or obs is None or mark is None or mark[1] is None:
+            return None
+        middle = [s for s in visible_spots(obs) if self.zone(s.center) is None]
+        if len(middle) < REST_CARDS:
+            return None
+        first = self._spread_from if self._spread_from is not None else 0
+        arrived = history.arrivals(first, mark[1], [s.quad for s in middle], hand_boxes(obs))
+        if arrived is None:
+            return None
+        inside = sorted(a for a in arrived if np.isfinite(a))
+        if len(inside) < 2:
+            return None
+        return inside[-1] if inside[-1] - inside[-2] <= LATE_S + 1e-6 else inside[-2]
+
+    def _spread_seen_done(self) -> float | None:
+        """When the spread's last card came down, as vision saw it: the first frame of the spread at rest
         (:meth:`_note_spread`); without one (the table memory took the layout as still, within a
         quarter card, before two frames showed it at rest), the first of the last frames whose
         cards lie where the newest frame shows them (:func:`settled_since`), when the newest

@@ -1,0 +1,113 @@
+"""The spread that starts Twin It's minute, dated from the capture thread's frame history when vision
+skipped the frames in which it came to rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.web.tableobs import Captured, card, obs, table_image
+from tests.web.test_twinit_adapter import MIDDLE, P, spread_watch
+from web.frame_history import FrameHistory
+
+FACES = [P[0], P[0], P[1], P[2], P[1], P[3], P[2], P[3]]
+PLACES = [(250 + 110 * i, 300 + 60 * (i % 2)) for i in range(len(FACES))]
+SLIDE_PX = 200.0
+STACK = range(100, 105)
+"""The stack's frames (10 fps from 10.0 s), every one seen by vision."""
+
+
+def smooth(u: float) -> float:
+    u = min(1.0, max(0.0, u))
+    return u * u * (3 - 2 * u)
+
+
+def mono(index: int) -> float:
+    return 10.0 + 0.1 * (index - 100)
+
+
+def spread_at(index: int, rest: int, nudged: int | None = None) -> list:
+    """The spread's cards in frame ``index``: each slides ``SLIDE_PX`` in from the left from the
+    stack's last frame on, easing to a stop at frame ``rest``; from frame ``nudged`` on, the last
+    card lies 6 px to the right of where it stopped (a hand nudged it)."""
+    left = SLIDE_PX * (1.0 - smooth((index - STACK[-1]) / (rest - STACK[-1])))
+    cards = [
+        card(i + 1, face, x - left, y) for i, (face, (x, y)) in enumerate(zip(FACES, PLACES, strict=True))
+    ]
+    if nudged is not None and index >= nudged:
+        x, y = PLACES[-1]
+        cards[-1] = card(len(FACES), FACES[-1], x + 6.0, y)
+    return cards
+
+
+def camera(cards: list, index: int, hand: bool) -> np.ndarray:
+    """The frame: the cards on the table and, when ``hand``, an arm moving about the bottom left,
+    away from the cards."""
+    image = table_image(cards)
+    if hand:
+        x = 60 + 15 * (index % 9)
+        cv2.rectangle(image, (x, 480), (x + 120, 719), (120, 160, 210), -1)
+    return image
+
+
+def play(
+    tmp_path: Path,
+    seen: list[int],
+    rest: int,
+    history_from: int | None = 100,
+    nudged: int | None = None,
+    hand: bool = False,
+) -> float:
+    """Frames 100 to the last of ``seen`` captured at 10 fps (each kept in the frame history from
+    ``history_from`` on; ``None``: no history), vision seeing only ``seen``: the stack, then the
+    spread coming to rest at frame ``rest``. The spread's rest as handed over to the minute."""
+    ad, _table, handed = spread_watch(tmp_path)
+    history = FrameHistory()
+    if history_from is not None:
+        ad.use_history(history)
+    for index in range(100, max(seen) + 1):
+        cards = [card(1, P[0], *MIDDLE)] if index in STACK else spread_at(index, rest, nudged)
+        image = camera(cards, index, hand and index not in STACK)
+        if history_from is not None and index >= history_from:
+            history.add(index, mono(index), image)
+        if index in seen:
+            frame = Captured(mono(index), image)
+            frame.index = index
+            ad.observe(obs(index, mono(index), cards), frame)
+    assert len(handed) == 1, handed
+    return handed[0]
+
+
+# vision sees the stack, one frame of the cards sliding, then skips 20 frames (108 to 127) while
+# they come to rest at frame 110, then sees them at rest twice
+SEEN = [*STACK, 105, 106, 127, 128]
+
+
+def test_a_rest_among_20_skipped_frames_is_dated_from_the_frame_history(tmp_path: Path) -> None:
+    assert play(tmp_path, SEEN, rest=110) == pytest.approx(mono(110), abs=0.101)
+
+
+def test_without_a_history_the_rest_is_dated_from_the_middle_of_the_skipped_frames(tmp_path: Path) -> None:
+    """Frames fed one by one (no capture thread): vision's own dating, as before: 0.8 s late here."""
+    assert play(tmp_path, SEEN, rest=110, history_from=None) == pytest.approx(mono(127) - 1.0)
+
+
+def test_a_history_that_no_longer_holds_the_frames_before_the_spread_is_not_used(tmp_path: Path) -> None:
+    """The history lost the frames before the rest: what came before them is unknown (the cards
+    may have stopped earlier), so vision's dating stands."""
+    assert play(tmp_path, SEEN, rest=110, history_from=115) == pytest.approx(mono(127) - 1.0)
+
+
+def test_hands_moving_elsewhere_and_a_card_nudged_later_do_not_move_the_rest(tmp_path: Path) -> None:
+    """An arm moves about the table's corner the whole time, and a hand nudges one card 6 px
+    after the spread was done (it stopped 1 s after the others): still dated from the rest."""
+    got = play(tmp_path, SEEN, rest=110, nudged=120, hand=True)
+    assert got == pytest.approx(mono(110), abs=0.101)
+
+
+@pytest.mark.parametrize("rest", [109, 118, 126])
+def test_the_rest_is_dated_wherever_it_fell_among_the_skipped_frames(tmp_path: Path, rest: int) -> None:
+    assert play(tmp_path, SEEN, rest=rest) == pytest.approx(mono(rest), abs=0.101)

@@ -1,0 +1,179 @@
+"""The last seconds of captured frames as small grey thumbnails.
+
+Vision takes up to a second or more on a busy frame, and the newest frame wins, so it skips the
+frames captured meanwhile. The capture thread sees every frame: it keeps each one's thumbnail here
+(a 720p frame becomes 320 x 180 grey, 57.6 kB), so a moment that fell among skipped frames (the
+spread that starts Twin It's minute coming to rest) can still be dated to the frame.
+
+    history = FrameHistory()
+    history.add(frame.index, frame.mono, frame.image)  # capture thread
+    history.arrivals(first, rest, quads)  # any thread: when each quad's area came to rest
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+HISTORY_S = 6.0
+"""Seconds of frames kept: a frame's skipped frames are searched once vision is done with it, up to
+twice vision's time on one frame after the first of them (1.3 s a frame on the spread on a quiet
+machine, over 2 s on a loaded one)."""
+MAX_FRAMES = 120
+"""At most this many thumbnails (6 s at 20 fps; a 720p frame's: 6.9 MB at most, 3.5 MB at the
+live bench's 10 fps)."""
+THUMB_WIDTH = 320
+"""Frames are shrunk by the whole factor that brings them to at most this width."""
+PIXEL_LEVEL = 12
+"""Grey levels two thumbnails must differ by at a pixel for it to count as changed (sensor noise,
+averaged over the shrink, stays well under it)."""
+CHANGED_FRACTION = 0.02
+CHANGED_MIN_PX = 6
+"""A thing looks as at rest in a frame when at most this fraction of its area's pixels (and this
+many) changed: a card sliding its last few millimetres changes a third of them or more."""
+
+
+@dataclass(frozen=True)
+class Thumb:
+    """One captured frame, shrunk and grey."""
+
+    index: int
+    """The capture index (the session's ``Frame.index``)."""
+    mono: float
+    """The server's monotonic clock when it was captured."""
+    image: np.ndarray
+    """Grey uint8, read-only."""
+    factor: int
+    """Frame pixels per thumbnail pixel."""
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.image.nbytes)
+
+
+def thumbnail(image: np.ndarray, width: int = THUMB_WIDTH) -> tuple[np.ndarray, int]:
+    """``image`` (grey, BGR or BGRA uint8) shrunk by a whole factor to at most ``width`` wide, grey:
+    the thumbnail and the factor."""
+    h, w = image.shape[:2]
+    factor = max(1, math.ceil(w / width))
+    small = image
+    if factor > 1:
+        small = cv2.resize(image, (max(1, w // factor), max(1, h // factor)), interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        code = cv2.COLOR_BGRA2GRAY if small.shape[2] == 4 else cv2.COLOR_BGR2GRAY
+        small = cv2.cvtColor(small, code)
+    small = np.ascontiguousarray(small)
+    small.flags.writeable = False
+    return small, factor
+
+
+class FrameHistory:
+    """Thumbnails of the last :data:`HISTORY_S` seconds of frames, oldest first. One thread adds
+    (capture), any thread reads; the thumbnails never change once added."""
+
+    def __init__(self, seconds: float = HISTORY_S, max_frames: int = MAX_FRAMES, width: int = THUMB_WIDTH):
+        self.seconds = seconds
+        self.width = width
+        self._lock = threading.Lock()
+        self._thumbs: deque[Thumb] = deque(maxlen=max_frames)
+
+    def add(self, index: int, mono: float, image: np.ndarray) -> None:
+        """Keeps frame ``index`` captured at ``mono`` (shrunk outside the lock); drops frames older
+        than :attr:`seconds`, and all of them when the capture index goes back (a new source)."""
+        small, factor = thumbnail(image, self.width)
+        thumb = Thumb(int(index), float(mono), small, factor)
+        with self._lock:
+            if self._thumbs and self._thumbs[-1].index >= thumb.index:
+                self._thumbs.clear()
+            self._thumbs.append(thumb)
+            while self._thumbs and self._thumbs[0].mono < thumb.mono - self.seconds:
+                self._thumbs.popleft()
+
+    def between(self, first: int, last: int) -> list[Thumb]:
+        """The kept frames whose index lies in ``[first, last]``, oldest first."""
+        with self._lock:
+            return [t for t in self._thumbs if first <= t.index <= last]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._thumbs)
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the thumbnails kept now."""
+        with self._lock:
+            return sum(t.nbytes for t in self._thumbs)
+
+    def arrivals(
+        self,
+        first: int,
+        rest: int,
+        quads: Sequence[np.ndarray],
+        hidden: Sequence[tuple[int, int, int, int]] = (),
+    ) -> list[float] | None:
+        """When each of ``quads`` (frame pixels, as frame ``rest`` shows them) came to look as in frame
+        ``rest``: the capture time of the first frame after ``first`` (up to ``rest``) whose pixels
+        there look so, after one that did not. A thing still moving into place differs from how it
+        lies at rest until it stops, so this is when it stopped (a hand passing over it later,
+        or moving elsewhere, changes nothing). ``-inf`` for a quad already so in frame ``first`` (it
+        stopped before). Pixels in the boxes ``hidden`` (``(x, y, w, h)``: hands in frame ``rest``)
+        do not count. ``None`` when the history lacks frame ``first`` or ``rest`` (what came before
+        the frames kept is unknown)."""
+        thumbs = self.between(first, rest)
+        if not thumbs or thumbs[0].index != first or thumbs[-1].index != rest:
+            return None
+        ref = thumbs[-1]
+        labels = area_labels(ref.image.shape, ref.factor, quads, hidden)
+        inside = labels > 0
+        area = np.bincount(labels[inside], minlength=len(quads) + 1)[1:]
+        allowed = np.maximum(CHANGED_MIN_PX, CHANGED_FRACTION * area)
+        arrived = np.full(len(quads), -np.inf)
+        unlike = np.zeros(len(quads), bool)
+        found = np.zeros(len(quads), bool)
+        for thumb in thumbs:
+            if thumb.image.shape != ref.image.shape:
+                unlike[:] = True
+                continue
+            changed = changed_mask(thumb.image, ref.image, inside)
+            counts = np.bincount(labels[changed], minlength=len(quads) + 1)[1:]
+            like = counts <= allowed
+            new = like & unlike & ~found
+            arrived[new] = thumb.mono
+            found |= new
+            unlike |= ~like
+        return [float(a) for a in arrived]
+
+
+def area_labels(
+    shape: tuple[int, ...],
+    factor: int,
+    quads: Sequence[np.ndarray],
+    hidden: Sequence[tuple[int, int, int, int]] = (),
+) -> np.ndarray:
+    """Each thumbnail pixel inside ``quads[k]`` (frame pixels) labelled ``k + 1`` (a later quad over
+    an earlier one wins), 0 elsewhere and inside the boxes ``hidden``: int32."""
+    labels = np.zeros(shape[:2], np.int32)
+    for k, quad in enumerate(quads):
+        poly = np.round(np.asarray(quad, np.float64).reshape(-1, 2) / factor).astype(np.int32)
+        cv2.fillPoly(labels, [poly], k + 1)
+    for x, y, w, h in hidden:
+        x0, y0 = max(0, int(x) // factor), max(0, int(y) // factor)
+        x1, y1 = math.ceil((int(x) + int(w)) / factor), math.ceil((int(y) + int(h)) / factor)
+        labels[y0:y1, x0:x1] = 0
+    return labels
+
+
+def changed_mask(a: np.ndarray, b: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """Where ``a`` and ``b`` differ by more than :data:`PIXEL_LEVEL`, once the median difference
+    over ``inside`` (the light or the exposure changing) is taken out: bool."""
+    diff = cv2.subtract(a, b, dtype=cv2.CV_16S)
+    shift = int(np.median(diff[inside])) if inside.any() else 0
+    if shift:
+        diff -= np.int16(shift)
+    return np.abs(diff) > PIXEL_LEVEL

@@ -13,9 +13,10 @@ Per frame:
    changed at once -> a new scene (the next game, the camera moved): the table is forgotten and
    the frame searched whole, as the first frame is.
 2. Otherwise each changed region (plus every card it touches, plus a margin) is searched for
-   cards, far-apart regions apart; a change over most of the frame searches the whole frame. A
-   hand's fringe (a thin band of change along its edge: its shadow, its blurred outline) is not
-   searched while the hand is there.
+   cards, far-apart regions apart, and so is the place of a card first found in the last frame on
+   a card already tracked (tentative: it is kept once found there again); a change over most of
+   the frame searches the whole frame. A hand's fringe (a thin band of change along its edge: its
+   shadow, its blurred outline) is not searched while the hand is there.
 3. Hands are found against the table memory; tracks are matched, covered or gone; clean views
    are taken of cards fully seen with no hand on them; hand events are emitted. The place a card
    was carried away from is searched again once no hand is near it (the hand may have left it).
@@ -273,7 +274,14 @@ class TablePipeline:
             changed, change_mask = True, None
         # (An unchanged frame is skipped, unless a still "hand" has turned out to be a card left at
         # the image edge: the hands are looked at again, and the card searched.)
-        if not changed and self._last is not None and not self.hands.card_left(timestamp):
+        # (Nor when a card first found in the last frame waits to be found again: its place is
+        # searched now, not left until something there changes.)
+        if (
+            not changed
+            and self._last is not None
+            and not self.hands.card_left(timestamp)
+            and not any(t.tentative for t in self.tracker.tracks)
+        ):
             held = {tid for hand in self._last.hands for tid in hand.covers}
             expired = self.tracker.expire(timestamp, held)
             swept = self._sweep(frame, timestamp)
@@ -322,6 +330,8 @@ class TablePipeline:
             restored, clear = self._revealed(frame, hand_res, cover, change_mask)
             for tid in clear:
                 cover[tid] = 0.0
+        if change_mask is not None:
+            self._add_tentative(change_mask, w)
         rois: list[Box] | None
         if change_mask is not None and cv2.countNonZero(change_mask) == 0:
             rois = []
@@ -473,6 +483,16 @@ class TablePipeline:
                 continue
             cv2.fillConvexPoly(todo, q, 255)
             del self._verify[tid]
+
+    def _add_tentative(self, todo: np.ndarray, width: int) -> None:
+        """Adds to ``todo`` (the gate's pixels to search, in place) the place of every tentative
+        track (a card first found in the last frame on a card already tracked): it is confirmed or
+        dropped by the next search of its place, which is this frame's, whatever changed (what
+        changed next may lie elsewhere, and nothing may change there again)."""
+        f = todo.shape[1] / width
+        for t in self.tracker.tracks:
+            if t.tentative:
+                cv2.fillConvexPoly(todo, np.round(t.quad * f).astype(np.int32), 255)
 
     def _revealed(
         self, frame: np.ndarray, hand_res: HandResult, cover: dict[int, float], search: np.ndarray

@@ -121,12 +121,12 @@ class FrameHistory:
         ``rest``: the capture time of the first frame after ``first`` (up to ``rest``) whose pixels
         there look so, after one that did not. A thing still moving into place differs from how it
         lies at rest until it stops, so this is when it stopped (a hand passing over it later,
-        or moving elsewhere, changes nothing). ``-inf`` for a quad already so in frame ``first`` (it
-        stopped before). Pixels in the boxes ``hidden`` (``(x, y, w, h)``: hands in frame ``rest``)
-        do not count. ``None`` when the history lacks frame ``first`` or ``rest`` (what came before
-        the frames kept is unknown)."""
+        or moving elsewhere, changes nothing). ``-inf`` for a quad already so in the first frame
+        searched (frame ``first``, or the oldest kept after it): it stopped before. Pixels in the
+        boxes ``hidden`` (``(x, y, w, h)``: hands in frame ``rest``) do not count. ``None`` when
+        the history lacks frame ``rest``."""
         thumbs = self.between(first, rest)
-        if not thumbs or thumbs[0].index != first or thumbs[-1].index != rest:
+        if not thumbs or thumbs[-1].index != rest:
             return None
         ref = thumbs[-1]
         labels = area_labels(ref.image.shape, ref.factor, quads, hidden)
@@ -136,13 +136,15 @@ class FrameHistory:
         arrived = np.full(len(quads), -np.inf)
         unlike = np.zeros(len(quads), bool)
         found = np.zeros(len(quads), bool)
-        for thumb in thumbs:
+        for k, thumb in enumerate(thumbs):
             if thumb.image.shape != ref.image.shape:
                 unlike[:] = True
                 continue
             changed = changed_mask(thumb.image, ref.image, inside)
             counts = np.bincount(labels[changed], minlength=len(quads) + 1)[1:]
             like = counts <= allowed
+            if k == 0:
+                found |= like  # at rest from the first frame searched on
             new = like & unlike & ~found
             arrived[new] = thumb.mono
             found |= new

@@ -82,7 +82,7 @@ def test_the_history_keeps_the_last_seconds_and_starts_again_with_a_new_source()
 def sliding_history(stop: int, hand_after: bool = False) -> tuple[FrameHistory, list[float]]:
     """Frames 1..40 at 10 fps: card A lies still at (200, 200) throughout; card B slides 400 px in
     from the left and stops at frame ``stop`` (at (700, 300)); a hand moves about the right of the
-    table the whole time and, when ``hand_after``, passes over B after it stopped."""
+    table the whole time and, when ``hand_after``, passes over B after it stopped, then over A."""
     history, monos = FrameHistory(), []
     for k in range(1, 41):
         u = smooth((k - (stop - 10)) / 10)
@@ -90,6 +90,8 @@ def sliding_history(stop: int, hand_after: bool = False) -> tuple[FrameHistory, 
         hand = (1000 + 10 * (k % 7), 100 + 12 * k)
         if hand_after and stop + 3 <= k <= stop + 6:
             hand = (690, 290)
+        if hand_after and 30 <= k <= 33:
+            hand = (190, 210)
         history.add(k, 10.0 + 0.1 * k, frame([(200.0, 200.0, 1), (*b, 2)], hand, k))
         monos.append(10.0 + 0.1 * k)
     return history, monos
@@ -104,11 +106,11 @@ def test_a_card_comes_to_rest_at_the_first_frame_it_looks_as_it_lies_now(hand_af
     assert arrived[1] == pytest.approx(monos[22 - 1], abs=0.101)  # frame 22, or the one before
 
 
-def test_arrivals_need_the_frames_searched() -> None:
-    history, _ = sliding_history(stop=22)
-    assert history.arrivals(0, 40, [quad(700, 300)]) is None  # frame 0 was never kept
-    assert history.arrivals(5, 41, [quad(700, 300)]) is None
-    assert history.arrivals(5, 40, [quad(700, 300)]) is not None
+def test_arrivals_search_the_frames_kept() -> None:
+    history, monos = sliding_history(stop=22)
+    assert history.arrivals(5, 41, [quad(700, 300)]) is None  # frame 41 was never kept
+    assert history.arrivals(0, 40, [quad(700, 300)]) == [pytest.approx(monos[21])]  # from frame 1 on
+    assert history.arrivals(25, 40, [quad(700, 300)]) == [-np.inf]  # at rest from frame 25 on
 
 
 def test_a_hand_over_the_card_in_the_reference_frame_does_not_count() -> None:

@@ -96,9 +96,14 @@ def test_without_a_history_the_rest_is_dated_from_the_middle_of_the_skipped_fram
 
 
 def test_a_history_that_no_longer_holds_the_frames_before_the_spread_is_not_used(tmp_path: Path) -> None:
-    """The history lost the frames before the rest: what came before them is unknown (the cards
-    may have stopped earlier), so vision's dating stands."""
+    """The history lost the frames before the rest: the cards lie still in all it holds (they
+    may have stopped long before), so vision's dating stands."""
     assert play(tmp_path, SEEN, rest=110, history_from=115) == pytest.approx(mono(127) - 1.0)
+
+
+def test_a_history_that_holds_only_the_end_of_the_spread_dates_it(tmp_path: Path) -> None:
+    """The history lost the stack and the spread's first frames, not the cards' last moves."""
+    assert play(tmp_path, SEEN, rest=110, history_from=107) == pytest.approx(mono(110), abs=0.101)
 
 
 def test_hands_moving_elsewhere_and_a_card_nudged_later_do_not_move_the_rest(tmp_path: Path) -> None:

@@ -53,8 +53,11 @@ frame shows one: the one card allowed to differ may be hidden or missed, not sti
 
 
 REST_CARDS = 3
+REST_SHARE = 0.5
 """The spread's rest is dated from the frame history when a frame shows at least this many cards in
-the middle, two or more of which came to rest among the frames it holds: when the last one did..."""
+the middle, this share of which (and two) came to rest among the frames it holds since the spread
+began (fewer: it holds only the end of the spread, or a hand's moves after it): when the last
+of them did..."""
 LATE_S = 0.5
 """...unless it came to rest this long after the next to last one: moved since (a hand nudging it,
 laying it back), it dates the spread from the next to last one (a spread's cards come down
@@ -270,9 +273,8 @@ class Minute:
         from which its area looks as now (:meth:`FrameHistory.arrivals`: a card still sliding
         changes it until it stops; hands elsewhere, passing over it after, or over it in this
         frame, do not count), the last of them (but :data:`LATE_S`). ``None`` without a
-        history (frames fed one by one) or when it no longer holds the frame vision saw before the
-        spread, or when fewer cards came to rest among its frames (the spread was at rest before
-        them)."""
+        history (frames fed one by one), or when too few cards came to rest among its frames
+        (:data:`REST_SHARE`: the spread was at rest before them)."""
         history, obs, mark = self.frame_history, self._obs, self._mark
         if history is None or obs is None or mark is None or mark[1] is None:
             return None
@@ -284,7 +286,7 @@ class Minute:
         if arrived is None:
             return None
         inside = sorted(a for a in arrived if np.isfinite(a))
-        if len(inside) < 2:
+        if len(inside) < max(2, REST_SHARE * len(middle)):
             return None
         return inside[-1] if inside[-1] - inside[-2] <= LATE_S + 1e-6 else inside[-2]
 

@@ -63,6 +63,14 @@ def test_a_grey_peg_under_warm_light_is_not_read_red() -> None:
     assert read_shapes(_patch(disc=(240, 235, 254))[None], RED, GREY)[0] == RED
 
 
+def test_a_washed_out_peg_is_read_though_the_board_around_it_is_a_little_dark() -> None:
+    """The board around a washed-out grey peg three levels below white (its blurred rim, a bridge),
+    a quarter and more of the peg's own darkness: still a piece."""
+    patch = _patch(disc=(247, 247, 247)).astype(np.int16) - 3
+    patch = np.clip(patch, 0, 255).astype(np.uint8)
+    assert read_shapes(patch[None], RED, GREY)[0] == GREY
+
+
 def test_a_spec_without_a_hued_class_reads_no_red() -> None:
     assert read_shapes(_patch(disc=(150, 150, 250))[None], None, GREY)[0] == -1
 

@@ -43,8 +43,10 @@ PIECE_SPREAD = 0.6
 """... which is at least this share of its centre's (a piece is a disc, not a pit) ..."""
 PIECE_ROUND = 0.4
 """... and whose darkest quarter is at most 1 / this as dark as its palest (a piece is round)."""
-AROUND = 0.25
-"""The board around a hole (median of its ring) is at most this share as dark as the hole itself."""
+AROUND = 0.35
+"""The board around a hole (median of its ring) is at most this share as dark as the hole itself (a
+washed-out peg's blurred rim and its bridges darken that ring a little: at 0.25, grey pegs as plain
+as seed 97's board 10, hole 8,16, went unread)."""
 RED_MAX = 0.45
 """A piece's red-channel darkness at most this share of its blue and green ones' mean is red ..."""
 RED_EVEN = 0.62

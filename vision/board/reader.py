@@ -256,6 +256,9 @@ LINK_SIDE = 0.3
 axis ..."""
 LINK_CLIP_DARK = 0.045
 """... where a hueless bridge is darker than that board (and the board model) by this (log units, mean)."""
+LINK_TINT = True
+"""Whether a hueless bridge there may lean as its pegs' rings lean (tinted light darkens a washed-out
+grey unevenly, in the order of the light's gains), its difference's hue within ``CLIP_COS`` of theirs."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -1742,10 +1745,12 @@ class BoardReader:
             cos = (got * want).sum(-1) / np.maximum(
                 np.linalg.norm(got, axis=-1) * np.linalg.norm(want, axis=-1), 1e-9
             )
+            # Tinted light gives a washed-out hueless bridge the hue its pegs' rings show.
+            toned = self._tinted(f, board, p[clip], got) if LINK_TINT else np.zeros_like(lean, bool)
             seen = np.where(
                 hue[clip][:, None],
                 (lean > CLIP_HUE) & (cos >= CLIP_COS) & (np.linalg.norm(got, axis=-1) >= CLIP_DARK),
-                (mean <= -CLIP_DARK) & (lean <= CLIP_HUE),
+                (mean <= -CLIP_DARK) & ((lean <= CLIP_HUE) | toned),
             )
             # A bridge is a line 0.2 pitch wide: where glare fades a hueless one past CLIP_DARK it
             # is still darker, evenly, than the board beside it (the brighter of its two sides,
@@ -1757,10 +1762,15 @@ class BoardReader:
             nlean = np.linalg.norm(near - nmean[..., None], axis=-1) / np.maximum(
                 np.linalg.norm(near, axis=-1), 1e-6
             )
+            ntoned = (
+                self._tinted(f, board, p[clip], near - nmean[..., None])
+                if LINK_TINT
+                else np.zeros_like(nlean, bool)
+            )
             faint = (
                 ~hue[clip][:, None]
                 & (nmean <= -LINK_CLIP_DARK)
-                & (nlean <= CLIP_HUE)
+                & ((nlean <= CLIP_HUE) | ntoned)
                 & (mean <= -LINK_CLIP_DARK)
             )
             votes[clip] = np.maximum(votes[clip], (seen | faint).sum(1))
@@ -1781,6 +1791,29 @@ class BoardReader:
         if unsure:
             link_conf = min(link_conf, 0.5)
         return links, unsure, link_conf  # type: ignore[return-value]
+
+    @staticmethod
+    def _tinted(f: _Features, board: np.ndarray, pairs: np.ndarray, got: np.ndarray) -> np.ndarray:
+        """(K, len(LINK_T)) bool: whether each sample's hue (``got``: its difference from the board,
+        the mean taken out) is within ``CLIP_COS`` of the hue its pair's two pegs' rings show (their
+        differences from the board, the means taken out, summed), where one of those rings at least
+        is darker than its board by ``LINK_CLIP_DARK`` and they lean so by half ``CLIP_HUE`` (tinted
+        light darkens a washed-out hueless piece and its bridge alike, unevenly)."""
+        ring = np.stack(
+            [
+                f.hole_log[pairs[:, 2 * k], pairs[:, 2 * k + 1], 3:]
+                - board[pairs[:, 2 * k], pairs[:, 2 * k + 1]]
+                for k in (0, 1)
+            ]
+        )
+        dark = (ring.mean(-1) <= -LINK_CLIP_DARK).any(0)
+        tint = (ring - ring.mean(-1, keepdims=True)).sum(0)
+        # Only where the pegs do lean (under plain light a hueless ring has no hue to follow).
+        dark &= np.linalg.norm(tint, axis=-1) >= 0.5 * CLIP_HUE * np.linalg.norm(ring.sum(0), axis=-1)
+        cos = (got * tint[:, None, :]).sum(-1) / np.maximum(
+            np.linalg.norm(got, axis=-1) * np.linalg.norm(tint, axis=-1)[:, None], 1e-9
+        )
+        return dark[:, None] & (cos >= CLIP_COS)
 
     def _link_sides(
         self,

@@ -88,6 +88,9 @@ class HandConfig:
     card_reach: float = 1.25
     """... whose sides are at most this many times a card's longer side, its area this many times
     a card's, is a card put down at the image edge, not a hand: the memory takes it."""
+    hole_max: float = 1.5
+    """A hole a hand's blob closes all round, at most this many cards' area, is the hand's too: a
+    palm lying flat on a card of its own colour differs from no memory there."""
 
 
 @dataclass
@@ -421,6 +424,7 @@ class HandTracker:
                 log.debug("still card-shaped blob at %s: a card, not a hand", (int(x), int(y)))
                 self._memory[blob] = low[blob]
                 continue
+            blob = self._fill_holes(blob)
             blobs.append((blob, seat, (int(x), int(y), int(w), int(h)), since, peak))
 
         hand_mask = np.zeros((lh, lw), bool)
@@ -491,6 +495,26 @@ class HandTracker:
             bool
         )
         return HandResult(obs, tuple(events), full, hand_mask, s, carried)
+
+    def _fill_holes(self, blob: np.ndarray) -> np.ndarray:
+        """The blob (bool, working resolution) with the holes it closes all round filled, each at
+        most ``hole_max`` cards' area: a palm lying flat on a card of the palm's colour (a cream
+        card under a pale hand) matches the memory there, and would leave a card-shaped hole just
+        where the hand hides a card. A region the blob does not close (open to the image's
+        border) is no hole."""
+        outside = (~blob).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=4)
+        if n <= 2:
+            return blob
+        lh, lw = blob.shape
+        x, y, w, h, area = (stats[:, k] for k in range(5))
+        open_ = (x == 0) | (y == 0) | (x + w == lw) | (y + h == lh)
+        card = self._card_size[1] if self._card_size is not None else 0.01 * blob.size
+        hole = ~open_ & (area <= self.cfg.hole_max * card)
+        hole[0] = False
+        if not hole.any():
+            return blob
+        return blob | hole[labels]
 
     def _ghost(self, low: np.ndarray, fg: np.ndarray, colours: np.ndarray | None) -> np.ndarray:
         """The foreground pixels (bool, working resolution) that show the table's own colours where

@@ -20,6 +20,10 @@ changed thin outline hides in the blur, at 100 px it shows. Each crop therefore 
 effective resolution (:func:`effective_px`: the card's size in the camera frame, where known), and
 the calibration sets the "same" threshold of each resolution band (:func:`band_offset`).
 
+The verifier can also call a pair "different" (:func:`says_different`): where both its registrations
+converged (:class:`Measurement`; one that gave up leaves a misregistration's difference) and the
+logistic model's logit of "same" lies below every genuine calibration pair's, by a margin.
+
 The same code runs at calibration (``models.training.judge_verify``) and at run time
 (``vision.identity.judge``).
 """
@@ -27,6 +31,7 @@ The same code runs at calibration (``models.training.judge_verify``) and at run 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -179,14 +184,22 @@ def net_turn_order(head: HeadFn, a_turns: np.ndarray, b_turns: np.ndarray, views
 
 def register(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
     """The affine map (inverse, at full SIZE) that puts b's grey onto a's; identity when ECC fails."""
+    return register_checked(ga, gb)[0]
+
+
+def register_checked(ga: np.ndarray, gb: np.ndarray) -> tuple[np.ndarray, bool]:
+    """:func:`register`'s map, and whether ECC converged (False: it gave up, and the map is the
+    identity)."""
     w = np.eye(2, 3, dtype=np.float32)
+    converged = True
     try:
         _, w = cv2.findTransformECC(ga, gb, w, cv2.MOTION_AFFINE, _CRITERIA, None, 3)
     except cv2.error:
         w = np.eye(2, 3, dtype=np.float32)
+        converged = False
     w = w.copy()
     w[:, 2] *= SIZE / ga.shape[0]
-    return w
+    return w, converged
 
 
 def gain_field(a: np.ndarray, b: np.ndarray, log_a: np.ndarray | None = None) -> np.ndarray:
@@ -295,33 +308,54 @@ def _largest_region(d: np.ndarray, level: float) -> float:
     return float(stats[1:, cv2.CC_STAT_AREA].max()) / d.size if n > 1 else 0.0
 
 
+@dataclass(frozen=True, eq=False)
+class Measurement:
+    """What the verifier measured on one pair."""
+
+    evidence: np.ndarray
+    """:data:`FEATURES`, as :func:`evidence` gives them."""
+    registered: bool
+    """Whether both registrations of the counted turn (b onto a, a onto b) converged. Where one gave
+    up, the difference may be a misregistration's rather than the cards': the verifier never calls
+    such a pair "different" (:func:`says_different`)."""
+
+
 def evidence(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -> np.ndarray:
     """The evidence (:data:`FEATURES`) of the relative turn of b that best matches a (smallest 99th
     percentile of the difference) among ``tried`` (indices of b's turns; every turn when None): the
     difference numbers, the geometric mean of b onto a and a onto b at that turn, then the geometric
     mean of both crops' content numbers and the larger white and glare shares. Both crops of one shape."""
+    return measure(a, b, tried).evidence
+
+
+def measure(a: VerifyView, b: VerifyView, tried: Sequence[int] | None = None) -> Measurement:
+    """:func:`evidence`, and whether its registrations converged."""
     best: np.ndarray | None = None
     best_turn = 0
+    best_ok = False
     a0, ga0 = a.turn(0)
     ref = prepare(a0)
     for k in range(b.count) if tried is None else tried:
         img, grey = b.turn(int(k))
-        d = difference_map(a0, img, register(ga0, grey), ref)
+        warp, ok = register_checked(ga0, grey)
+        d = difference_map(a0, img, warp, ref)
         p99, p995 = _percentiles(d, (99.0, 99.5))
         if best is not None and p99 >= best[0]:
             continue
-        best, best_turn = _summary(d, p99, p995), int(k)
+        best, best_turn, best_ok = _summary(d, p99, p995), int(k), ok
     if best is None:
         raise ValueError("judge verifier: no turn to try")
     # The same relative turn the other way round (a turned back onto upright b): less noise from
     # one registration or one crop's edge.
     b0, gb0 = b.turn(0)
     ab, gab = a.turn((-best_turn) % a.count)
-    d = difference_map(b0, ab, register(gb0, gab))
+    warp, back_ok = register_checked(gb0, gab)
+    d = difference_map(b0, ab, warp)
     diff = np.sqrt(best * _summary(d, *_percentiles(d, (99.0, 99.5))))
     n = len(CONTENT_FEATURES)
     ca, cb = a.content, b.content
-    return np.concatenate([diff, np.sqrt(ca[:n] * cb[:n]), np.maximum(ca[n:], cb[n:])])
+    ev = np.concatenate([diff, np.sqrt(ca[:n] * cb[:n]), np.maximum(ca[n:], cb[n:])])
+    return Measurement(ev, best_ok and back_ok)
 
 
 def _summary(d: np.ndarray, p99: float, p995: float) -> np.ndarray:
@@ -349,3 +383,15 @@ def combined_p(
     ``offset``, a logit), never below ``floor``."""
     z = np.clip(combined_logit(net_logit, ev, settings) + offset, -40, 40)
     return np.maximum(1.0 / (1.0 + np.exp(-z)), floor)
+
+
+def says_different(net_logit: float, m: Measurement, settings: dict) -> bool:
+    """Whether the verifier calls a pair "different" (``settings``: judge_verify.json): only where its
+    registrations converged and the logistic model's logit of "same" lies below the calibrated
+    ``different["logit_below"]`` (below every genuine calibration pair's, by a margin); never where the
+    settings have no such rule."""
+    rule = settings.get("different")
+    if rule is None or not m.registered:
+        return False
+    z = combined_logit(np.asarray([net_logit], np.float64), m.evidence[None, :], settings["combination"])
+    return bool(z[0] < float(rule["logit_below"]))

@@ -15,7 +15,11 @@ same rule within the band; a band whose near-duplicates allow a lower threshold 
 gets a logit offset that brings its threshold onto the global one, so a single "same" threshold still
 applies (never a higher threshold: a band keeps at least the global rule's guarantee; measured, a
 stricter band threshold cost more genuine pairs than it saved wrong answers).
-Pairs below the gate keep the net's p_same, and "different" stays the net's call. Written to
+Pairs below the gate keep the net's p_same. "Different" is the net's call, and the verifier's where
+its rule fires (:func:`different_rule`): the verifier also measures the pairs the net leaves above its
+"different" threshold, and the rule's logit of "same" is set :data:`DIFFERENT_MARGIN` below the lowest
+of the genuine pairs of the second set whose registrations converged (none of them fires; the first
+set is reported as a check). Written to
 ``models/judge_verify.json``; needs no PyTorch (the net runs through its ONNX files).
 """
 
@@ -46,6 +50,11 @@ log = logging.getLogger(__name__)
 VERIFY_META = "judge_verify.json"
 
 
+DIFFERENT_MARGIN = 0.5
+"""The verifier's "different" rule fires this far (logit) below the lowest logit of "same" that any
+genuine calibration pair it measured (registrations converged) gets."""
+
+
 @dataclass(frozen=True)
 class VerifyConfig:
     fit_seed: int = 1
@@ -55,6 +64,9 @@ class VerifyConfig:
     gate: float = 0.3
     """The verifier is consulted (and can make "same") only where the net's p_same is at least this."""
     l2: float = 1e-3
+    different_margin: float | None = DIFFERENT_MARGIN
+    """The "different" rule's margin (:data:`DIFFERENT_MARGIN`); None: no such rule ("different" stays
+    the net's call)."""
 
 
 BAND_EDGES_PX = (60.0, 80.0, 100.0)
@@ -137,17 +149,27 @@ def verifier_evidence(
     at the relative turns ``tried`` of each pair (every turn when None); ``ms`` collects the
     milliseconds of each comparison, building both views from the shrunk crops included (as a pair
     of fresh signatures pays at run time)."""
+    return verifier_measures(pairs, ms, tried)[0]
+
+
+def verifier_measures(
+    pairs: Sequence[Pair], ms: list[float] | None = None, tried: Sequence[np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`verifier_evidence`, and whether each pair's registrations converged
+    (:attr:`models.judge_verify.Measurement.registered`; False for crops of different shapes)."""
     out = np.full((len(pairs), len(jv.FEATURES)), np.inf)
+    registered = np.zeros(len(pairs), bool)
     for k, (ca, cb, _, _) in enumerate(pairs):
         sa, sb = is_square(ca), is_square(cb)
         if sa == sb:
             src_a, src_b = jv.source(ca), jv.source(cb)
             t0 = time.perf_counter()
             va, vb = jv.view_of_source(src_a, sa), jv.view_of_source(src_b, sb)
-            out[k] = jv.evidence(va, vb, None if tried is None else tried[k])
+            m = jv.measure(va, vb, None if tried is None else tried[k])
+            out[k], registered[k] = m.evidence, m.registered
             if ms is not None:
                 ms.append((time.perf_counter() - t0) * 1000)
-    return out
+    return out, registered
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float) -> dict:
@@ -180,23 +202,34 @@ class Scored:
     """The shorter side (px) of the smaller crop of each pair."""
     sides: np.ndarray
     """(n, 2) shorter side (px) of each crop."""
+    registered: np.ndarray
+    """Whether the verifier's registrations of each measured pair converged (False where not measured)."""
 
     def effective_px(self, resolution: dict) -> np.ndarray:
         """Each pair's smaller effective resolution (px), as the judge computes it at run time."""
         return np.asarray([min(jv.effective_px(v, resolution) for v in ss) for ss in self.sides])
 
 
-def score(model_dir: Path, pairs: Sequence[Pair], gate: float, ms: list[float] | None = None) -> Scored:
+def score(
+    model_dir: Path,
+    pairs: Sequence[Pair],
+    gate: float,
+    ms: list[float] | None = None,
+    measure_from: float | None = None,
+) -> Scored:
+    """The net's score of each pair; the verifier measures those the net gives at least
+    ``measure_from`` (default ``gate``; the "different" rule needs those below the gate too)."""
     z, tried = net_logits(model_dir, pairs)
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
     gated = p >= gate
     ev = np.full((len(pairs), len(jv.FEATURES)), np.inf)
-    idx = np.flatnonzero(gated)
-    ev[idx] = verifier_evidence([pairs[i] for i in idx], ms, [tried[i] for i in idx])
+    registered = np.zeros(len(pairs), bool)
+    idx = np.flatnonzero(p >= (gate if measure_from is None else min(measure_from, gate)))
+    ev[idx], registered[idx] = verifier_measures([pairs[i] for i in idx], ms, [tried[i] for i in idx])
     sides = np.asarray([[min(a.shape[:2]), min(b.shape[:2])] for a, b, _, _ in pairs], np.float64)
     same = np.asarray([pr[2] for pr in pairs])
     kinds = np.asarray([pr[3] for pr in pairs])
-    return Scored(same, kinds, p, gated, ev, z, sides.min(axis=1), sides)
+    return Scored(same, kinds, p, gated, ev, z, sides.min(axis=1), sides, registered)
 
 
 def combined_p(
@@ -212,6 +245,66 @@ def combined_p(
         p[ok] = jv.combined_p(s.net_logit[ok], s.evidence[ok], model, different_below, off)
     p[s.gated & ~ok] = 0.0
     return p
+
+
+def different_eligible(s: Scored, different_below: float) -> np.ndarray:
+    """Pairs the "different" rule may fire on: the net leaves them at least ``different_below``, the
+    verifier measured them and both its registrations converged."""
+    return (s.net_p >= different_below) & np.isfinite(s.evidence).all(axis=1) & s.registered
+
+
+def different_logits(s: Scored, model: dict, different_below: float) -> np.ndarray:
+    """The combination's logit of "same" of each pair the rule may fire on (+inf elsewhere)."""
+    out = np.full(len(s.net_p), np.inf)
+    ok = different_eligible(s, different_below)
+    if ok.any():
+        out[ok] = jv.combined_logit(s.net_logit[ok], s.evidence[ok], model)
+    return out
+
+
+def different_rule(s: Scored, model: dict, different_below: float, margin: float) -> dict | None:
+    """The verifier's "different" rule: ``margin`` (logit) below the lowest logit of "same" of the
+    genuine pairs of ``s`` it may fire on (None where there is none), with what it fires on there."""
+    z = different_logits(s, model, different_below)
+    genuine = np.isfinite(z) & s.same
+    if not genuine.any():
+        return None
+    lowest = float(z[genuine].min())
+    measured = s.same & (s.net_p >= different_below) & np.isfinite(s.evidence).all(axis=1)
+    rule = {
+        "logit_below": lowest - margin,
+        "margin": margin,
+        "genuine_lowest_logit": lowest,
+        "genuine_unregistered_share": float(np.mean(~s.registered[measured])),
+    }
+    return rule | {"calibration_fired": fired(s, z, rule)}
+
+
+def fired(s: Scored, z: np.ndarray, rule: dict) -> dict:
+    """How many pairs of each kind the rule fires on, of how many it may fire on."""
+    out = {}
+    for kind in ("same", "hard", "random"):
+        m = s.kinds == kind
+        out[kind] = {
+            "fired": int(np.sum(m & (z < rule["logit_below"]))),
+            "eligible": int(np.sum(m & np.isfinite(z))),
+            "pairs": int(m.sum()),
+        }
+    return out
+
+
+def apply_different(
+    s: Scored, p: np.ndarray, model: dict, different_below: float, rule: dict | None
+) -> np.ndarray:
+    """``p`` with the "different" rule applied, as the judge does (a pair it fires on: below
+    ``different_below``)."""
+    if rule is None:
+        return p
+    z = different_logits(s, model, different_below)
+    hit = z < float(rule["logit_below"])
+    out = p.copy()
+    out[hit] = np.minimum(1.0 / (1.0 + np.exp(-np.clip(z[hit], -40, 40))), np.nextafter(different_below, 0.0))
+    return out
 
 
 def summary(s: Scored, p: np.ndarray, same_at: float, different_below: float) -> dict:
@@ -296,6 +389,7 @@ def _subset(s: Scored, m: np.ndarray) -> Scored:
         s.net_logit[m],
         s.side[m],
         s.sides[m],
+        s.registered[m],
     )
 
 
@@ -329,7 +423,8 @@ def calibrate_verifier(
     meta = load_meta(JUDGE, model_dir)
     different_below = float(meta["thresholds"]["different_below"])
     net_same_at = float(meta["thresholds"]["same_at_or_above"])
-    fit = score(model_dir, draw_pairs(decks, cfg.fit_pairs, cfg.fit_seed), cfg.gate)
+    measure_from = None if cfg.different_margin is None else different_below
+    fit = score(model_dir, draw_pairs(decks, cfg.fit_pairs, cfg.fit_seed), cfg.gate, None, measure_from)
     ok = fit.gated & np.isfinite(fit.evidence).all(axis=1)
     if ok.sum() < 4 or len(set(fit.same[ok].tolist())) < 2:
         raise ValueError(f"judge verifier: too few gated pairs of both kinds to fit ({int(ok.sum())})")
@@ -338,8 +433,15 @@ def calibrate_verifier(
     )
     log.info("judge verifier fitted on %d gated pairs (%.0f s)", int(ok.sum()), time.perf_counter() - t0)
     ms: list[float] = []
-    cal = score(model_dir, draw_pairs(decks, cfg.calibration_pairs, cfg.calibration_seed), cfg.gate, ms)
-    p = combined_p(cal, model, different_below)
+    cal = score(
+        model_dir, draw_pairs(decks, cfg.calibration_pairs, cfg.calibration_seed), cfg.gate, ms, measure_from
+    )
+    rule = (
+        None
+        if cfg.different_margin is None
+        else different_rule(cal, model, different_below, cfg.different_margin)
+    )
+    p = apply_different(cal, combined_p(cal, model, different_below), model, different_below, rule)
     target = float(meta.get("config", {}).get("target_confident_wrong", 0.0006))
     same_at = same_threshold(p, cal.same, target, cfg.gate)
     resolution: dict = {"max_px": AugmentConfig().max_px, "edges_px": list(BAND_EDGES_PX)}
@@ -347,17 +449,33 @@ def calibrate_verifier(
     measured = cal.gated & np.isfinite(cal.evidence).all(axis=1)
     band_t, offsets = band_offsets(p, cal.same, px, measured, same_at, target, cfg.gate)
     resolution |= {"offsets": offsets, "band_thresholds": band_t}
-    p_banded = combined_p(
-        cal, model, different_below, np.asarray([jv.band_offset(v, resolution) for v in px])
+    p_banded = apply_different(
+        cal,
+        combined_p(cal, model, different_below, np.asarray([jv.band_offset(v, resolution) for v in px])),
+        model,
+        different_below,
+        rule,
+    )
+    without_rule = summary(
+        cal,
+        combined_p(cal, model, different_below, np.asarray([jv.band_offset(v, resolution) for v in px])),
+        same_at,
+        different_below,
     )
     net_alone = summary(cal, cal.net_p, net_same_at, different_below)
     global_only = summary(cal, p, same_at, different_below)
     validation = summary(cal, p_banded, same_at, different_below)
     # The first set (the logistic's own pairs, but not the bands' thresholds): how the bands hold there.
     fit_px = fit.effective_px(resolution)
-    p_fit = combined_p(
-        fit, model, different_below, np.asarray([jv.band_offset(v, resolution) for v in fit_px])
+    p_fit = apply_different(
+        fit,
+        combined_p(fit, model, different_below, np.asarray([jv.band_offset(v, resolution) for v in fit_px])),
+        model,
+        different_below,
+        rule,
     )
+    if rule is not None:
+        rule["fit_set_fired"] = fired(fit, different_logits(fit, model, different_below), rule)
     gated_ev = evidence_quantiles(cal)
     settings = {
         "model": "judge_verify",
@@ -375,8 +493,10 @@ def calibrate_verifier(
         "combination": model,
         "gate": cfg.gate,
         "same_at_or_above": same_at,
+        **({} if rule is None else {"different": rule | {"measured_from": different_below}}),
         "resolution": resolution,
         "validation": validation,
+        "validation_without_different": without_rule,
         "validation_by_band": band_summaries(cal, p_banded, same_at, different_below, px),
         "global_threshold_validation": global_only,
         "global_threshold_by_band": band_summaries(cal, p, same_at, different_below, px),
@@ -384,6 +504,7 @@ def calibrate_verifier(
         | {"by_band": band_summaries(fit, p_fit, same_at, different_below, fit_px)},
         "net_alone_validation": net_alone,
         "gated_share": float(np.mean(cal.gated)),
+        "measured_share": float(np.mean(np.isfinite(cal.evidence).all(axis=1))),
         "ms_per_pair": {
             "median": round(float(np.median(ms)), 3) if ms else None,
             "p95": round(float(np.percentile(ms, 95)), 3) if ms else None,
@@ -460,6 +581,36 @@ def _resolution_lines(settings: dict) -> list[str]:
     return [*lines, ""]
 
 
+def _different_lines(settings: dict) -> list[str]:
+    """The card's paragraph on who calls "different"."""
+    rule = settings.get("different")
+    if rule is None:
+        return ['"different" stays the net\'s call (p_same never below its threshold there).', ""]
+    cal, fit = rule["calibration_fired"], rule.get("fit_set_fired", {})
+
+    def counts(f: dict) -> str:
+        return ", ".join(f"{k} {v['fired']} of {v['pairs']} ({v['eligible']} eligible)" for k, v in f.items())
+
+    return [
+        "\"different\" is the net's call (p_same below its threshold), and the verifier's: it also measures"
+        f" the pairs the net gives p_same >= {rule['measured_from']:.6f} (below the gate too), and where both"
+        ' its registrations converged and the logistic model\'s logit of "same" lies below'
+        f" {rule['logit_below']:.3f} (the lowest logit of any genuine calibration pair it measured with"
+        f" converged registrations, {rule['genuine_lowest_logit']:.3f}, less a margin of {rule['margin']}),"
+        ' the pair is "different" (p_same below the net\'s threshold). A registration that gave up never'
+        f' makes "different": {rule["genuine_unregistered_share"]:.1%} of the genuine calibration pairs'
+        " measured have one, and their difference is the misregistration's.",
+        "",
+        f"Pairs the rule fires on, calibration set (the threshold's own): {counts(cal)}; first set (the"
+        f" logistic's, not the threshold's): {counts(fit)}.",
+        "",
+        "Calibration set with the bands, without the rule -> with it:"
+        f" `{json.dumps(settings.get('validation_without_different'))}` ->"
+        f" `{json.dumps(settings['validation'])}`.",
+        "",
+    ]
+
+
 def write_verify_card(settings: dict, out_dir: Path) -> Path:
     """A short card of the verifier beside the judge's, from its settings."""
     v = settings["verifier"]
@@ -484,9 +635,9 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
         "",
         f"Pairs the net gives p_same >= {settings['gate']} are measured; their p_same is a logistic model"
         ' of (the net\'s calibrated logit, log of each evidence number), and "same" needs p_same >='
-        f' {settings["same_at_or_above"]:.6f}. "different" stays the net\'s call (p_same never below its'
-        " threshold there).",
+        f" {settings['same_at_or_above']:.6f}.",
         "",
+        *_different_lines(settings),
         f"Data: {settings['recipe']}. Rebuild: `{settings.get('command', 'tableref train judge-verify')}`"
         f" ({settings['seconds']} s).",
         "",

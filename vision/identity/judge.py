@@ -15,7 +15,10 @@ difference on a genuine pair than a sparse one). Each signature builds the verif
 when the first such pair needs it (:class:`LazyView`).
 Where ``judge_verify.json`` lies beside the net (calibrated for these very net files), those pairs'
 ``p_same`` comes from a logistic model of both (the net's logit and the verifier's evidence), and its
-own "same" threshold, set on held-out decks, applies; "different" stays the net's call. The evidence
+own "same" threshold, set on held-out decks, applies. "Different" is the net's call, and the
+verifier's where its calibration has a "different" rule (:func:`models.judge_verify.says_different`:
+both registrations converged and the combination's logit lies below every genuine calibration pair's,
+by a margin); it then also measures the pairs the net leaves uncertain below the gate. The evidence
 is surer on sharp, large crops than on small ones: each crop's effective resolution
 (:func:`models.judge_verify.effective_px`: the card's size in the camera frame where known) puts a pair
 in a resolution band, and a band whose
@@ -154,10 +157,15 @@ class PatternJudge:
         self.verifier = load_verifier(MODEL_DIR if model_dir is None else Path(model_dir), self.meta)
         self.net_same_at = self.same_at
         self.resolution: dict | None = None
+        self._below_different = float(np.nextafter(self.different_below, 0.0))
+        self.gate = self.measure_from = 1.0
         if self.verifier is not None:
             self.same_at = float(self.verifier["same_at_or_above"])
             self.gate = float(self.verifier["gate"])
             self.resolution = self.verifier.get("resolution")
+            # With a "different" rule, the verifier also measures the pairs the net leaves uncertain
+            # below the gate (it can call them different, never same).
+            self.measure_from = self.gate if "different" not in self.verifier else self.different_below
 
     def _input(
         self, crop: np.ndarray, what: str, source_px: float | None = None
@@ -217,7 +225,9 @@ class PatternJudge:
 
     def p_same_many(self, pairs: list[tuple[Signature, Signature]]) -> np.ndarray:
         """Calibrated p_same of many signature pairs (batched head calls). With the verifier, the pairs
-        the net gives at least ``gate`` are also measured by it, and get the combination's p_same."""
+        the net gives at least ``gate`` are also measured by it, and get the combination's p_same; with
+        its "different" rule, so are those the net leaves uncertain below the gate, and a pair the rule
+        fires on gets a p_same below ``different_below``."""
         if not pairs:
             return np.zeros(0)
         a_, b_ = self.platt
@@ -225,7 +235,7 @@ class PatternJudge:
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
         if self.verifier is None:
             return p
-        for k in np.flatnonzero(p >= self.gate):
+        for k in np.flatnonzero(p >= self.measure_from):
             a, b = pairs[k]
             if a.lazy_view is None or b.lazy_view is None:
                 # Made without the verifier: the net alone, against its own "same" threshold.
@@ -236,11 +246,21 @@ class PatternJudge:
                 p[k] = 0.0
                 continue
             tried = jv.net_turn_order(self._head_fn, a.turns, b.turns, self.views)[: jv.TURNS_TRIED]
-            ev = jv.evidence(a.lazy_view.get(), b.lazy_view.get(), tried)[None, :]
-            offset = jv.band_offset(min(a.px, b.px), self.resolution)
-            p[k] = jv.combined_p(
-                z[k : k + 1], ev, self.verifier["combination"], self.different_below, offset
-            )[0]
+            m = jv.measure(a.lazy_view.get(), b.lazy_view.get(), tried)
+            if jv.says_different(float(z[k]), m, self.verifier):
+                p[k] = min(
+                    jv.combined_p(z[k : k + 1], m.evidence[None, :], self.verifier["combination"], 0.0)[0],
+                    self._below_different,
+                )
+            elif p[k] >= self.gate:
+                offset = jv.band_offset(min(a.px, b.px), self.resolution)
+                p[k] = jv.combined_p(
+                    z[k : k + 1],
+                    m.evidence[None, :],
+                    self.verifier["combination"],
+                    self.different_below,
+                    offset,
+                )[0]
         return p
 
     def verdict(self, p_same: float) -> str:

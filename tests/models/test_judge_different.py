@@ -1,0 +1,116 @@
+"""The verifier's "different" rule: it fires only where both registrations converged and the
+combination's logit of "same" lies below every genuine calibration pair's (by a margin); the judge then
+also measures the pairs the net leaves uncertain below the gate, and calls such a pair "different"."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models import judge_verify as jv
+from models.files import JUDGE, MODEL_DIR
+from models.training import judge_verify as tv
+from models.training.augment import AugmentConfig, camera_crop
+from models.training.patterns import ProceduralPatternDeck
+from vision.identity import PatternJudge
+from vision.identity import render_decks as rd
+from vision.identity.judge import VERIFY_FILE
+
+GENTLE = AugmentConfig(min_px=90, max_px=120, corner_jitter=0.01, max_rotation_deg=2.0, light=0.3)
+
+
+@pytest.fixture(scope="module")
+def genuine() -> tuple[np.ndarray, np.ndarray]:
+    deck = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    face = rd.shrink(deck.image(deck.patterns[0]), 220)
+    return camera_crop(face, np.random.default_rng(1), GENTLE), camera_crop(
+        face, np.random.default_rng(2), GENTLE
+    )
+
+
+def test_a_registration_that_gives_up_is_reported(genuine) -> None:
+    a, b = genuine
+    m = jv.measure(jv.view(a, True), jv.view(b, True))
+    assert m.registered
+    assert np.array_equal(m.evidence, jv.evidence(jv.view(a, True), jv.view(b, True)))
+    # A plain card gives ECC nothing to match: it gives up, and the map is the identity.
+    flat = np.full_like(b, 200)
+    assert not jv.measure(jv.view(a, True), jv.view(flat, True)).registered
+    grey = jv.view(a, True).turn(0)[1]
+    warp, converged = jv.register_checked(grey, jv.view(flat, True).turn(0)[1])
+    assert not converged and np.array_equal(warp, np.eye(2, 3, dtype=np.float32))
+
+
+def test_the_rule_fires_only_below_its_logit_and_on_converged_registrations(genuine) -> None:
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    m = jv.measure(jv.view(genuine[0], True), jv.view(genuine[1], True))
+    z = float(jv.combined_logit(np.asarray([0.0]), m.evidence[None, :], settings["combination"])[0])
+    above = settings | {"different": {"logit_below": z + 0.01}}
+    below = settings | {"different": {"logit_below": z - 0.01}}
+    assert jv.says_different(0.0, m, above)
+    assert not jv.says_different(0.0, m, below)
+    assert not jv.says_different(0.0, dataclasses.replace(m, registered=False), above)
+    assert not jv.says_different(0.0, m, {k: v for k, v in settings.items() if k != "different"})
+
+
+def _judge_with_rule(folder: Path, logit_below: float) -> PatternJudge:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in (*JUDGE.onnx, JUDGE.meta):
+        shutil.copy(MODEL_DIR / name, folder / name)
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    settings["different"] = {"logit_below": logit_below, "measured_from": 0.0}
+    (folder / VERIFY_FILE).write_text(json.dumps(settings), encoding="utf-8")
+    return PatternJudge(folder)
+
+
+def test_the_judge_calls_different_what_the_rule_fires_on(tmp_path: Path, genuine) -> None:
+    """Wiring: a rule that fires on every registered pair makes the genuine pair "different" (p_same below
+    the net's threshold); one that fires on none leaves it as the judge had it."""
+    firing = _judge_with_rule(tmp_path / "fire", 1e6)
+    silent = _judge_with_rule(tmp_path / "quiet", -1e6)
+    assert firing.measure_from == firing.different_below
+    a, b = genuine
+    assert firing.compare(a, b).verdict == "different"
+    assert firing.p_same_many([tuple(firing.signatures([a, b]))])[0] < firing.different_below
+    kept = silent.compare(a, b)
+    assert kept.verdict != "different" and kept.p_same >= silent.different_below
+    plain = PatternJudge()
+    assert kept == plain.compare(a, b)
+
+
+def test_the_shipped_rule_fires_on_no_genuine_calibration_pair() -> None:
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    rule = settings["different"]
+    assert rule["logit_below"] == pytest.approx(rule["genuine_lowest_logit"] - rule["margin"])
+    assert rule["margin"] > 0
+    assert rule["calibration_fired"]["same"]["fired"] == 0
+    assert rule["fit_set_fired"]["same"]["fired"] == 0
+    judge = PatternJudge()
+    assert judge.measure_from == judge.different_below < judge.gate
+
+
+def test_calibration_sets_the_rule_below_every_genuine_pair(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    folder.mkdir()
+    for name in (*JUDGE.onnx, JUDGE.meta):
+        shutil.copy(MODEL_DIR / name, folder / name)
+    deck = [ProceduralPatternDeck(500, 6, 64)]
+    settings = tv.calibrate_verifier(folder, deck, tv.CONFIGS["tiny"], "tiny")
+    rule = settings["different"]
+    assert rule["logit_below"] == pytest.approx(rule["genuine_lowest_logit"] - tv.DIFFERENT_MARGIN)
+    assert rule["calibration_fired"]["same"]["fired"] == 0
+    assert rule["measured_from"] == pytest.approx(
+        json.loads((folder / JUDGE.meta).read_text(encoding="utf-8"))["thresholds"]["different_below"]
+    )
+    card = tv.write_verify_card(settings, folder).read_text(encoding="utf-8")
+    assert "registrations converged" in card
+    no_rule = tv.calibrate_verifier(
+        folder, deck, dataclasses.replace(tv.CONFIGS["tiny"], different_margin=None), "tiny"
+    )
+    assert "different" not in no_rule
+    assert "stays the net's call" in tv.write_verify_card(no_rule, folder).read_text(encoding="utf-8")

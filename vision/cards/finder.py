@@ -58,11 +58,16 @@ The steps, all numpy / OpenCV:
    (:mod:`vision.cards.shared_edges`).
 8. A quad one dimension of which matches its neighbours' while the other is far longer has the
    side that ran past the card pulled in to the card's edge (:mod:`vision.cards.stretch`).
+9. Touching cards laid in a grid (the segmenter's card instances on whole steps of one another,
+   the sides between them card, not table): three or more found quads that agree on the grid
+   give every card of it its cell's quad, in place of quads over two cards or ended on a print
+   (:mod:`vision.cards.grid`).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -72,6 +77,7 @@ from vision.cards.band import BandConfig, grow_band
 from vision.cards.border import BorderConfig, learned_agrees, outer_border
 from vision.cards.frame_line import FrameLineConfig, align_to_frame
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
+from vision.cards.grid import GridConfig, apply_grid, grid_cells
 from vision.cards.refine import margin_widths, move_sides, refine_quad
 from vision.cards.seg_candidates import seg_instances
 from vision.cards.segment import (
@@ -204,6 +210,10 @@ class FinderConfig:
     """Last, a quad whose one dimension matches its neighbours' while the other runs far longer
     (a side over the card beneath, a gap or a neighbour) has that side pulled in to the card's edge
     (:mod:`vision.cards.stretch`); ``None``: not."""
+    grid: GridConfig | None = field(default_factory=GridConfig)
+    """Very last, touching cards laid in a grid (the segmenter's card instances on whole steps of
+    one another) take the quads of the grid that two or more found quads agree on
+    (:mod:`vision.cards.grid`); ``None``: not."""
     centre_groups: bool = True
     """A quad holding two or more of the segmenter's card centres and as many card-shaped quads
     of alike size is a group of touching cards, dropped for the cards inside it."""
@@ -1106,5 +1116,51 @@ def find_cards(
             d if np.allclose(q + offset, d.quad) else CardDetection(order_quad(q + offset), d.confidence)
             for d, q in zip(dets, pulled, strict=True)
         ]
+    if (
+        cfg.grid is not None
+        and seg is not None
+        and foreground is not None
+        and len(dets) >= cfg.grid.min_cards
+    ):
+        shift = np.float32([ox, oy])
+
+        def seam_card(strip: np.ndarray) -> float:
+            return _fraction_inside(foreground, (strip - shift) * np.float32(scale))
+
+        dets = _grid_step(dets, seg, cfg, (ox, oy, image.shape[1], image.shape[0]), seam_card)
     log.debug("found %d cards in %dx%d (roi %s)", len(dets), w, h, roi)
     return dets
+
+
+def _grid_step(
+    dets: list[CardDetection],
+    seg: Segmentation,
+    cfg: FinderConfig,
+    area: tuple[int, int, int, int],
+    seam_card: Callable[[np.ndarray], float] | None = None,
+) -> list[CardDetection]:
+    """Touching cards in a grid: the found quads the grid disowns give way to its cells
+    (:mod:`vision.cards.grid`); ``area``: the searched part (x, y, width, height); ``seam_card``:
+    how much of a strip is not table-coloured."""
+    assert cfg.grid is not None
+    instances = [q for q, _ in seg.card_quads(cfg.inst_threshold)]
+    if len(instances) < 2:
+        return dets
+    grids = grid_cells(instances, [d.quad for d in dets], cfg.grid, seam_card)
+    if not grids:
+        return dets
+    x, y, w, h = area
+    # a cell beyond the searched part is left to the search that covers it
+    grids = [
+        [
+            c
+            for c in cells
+            if c[:, 0].min() >= x and c[:, 1].min() >= y and c[:, 0].max() <= x + w and c[:, 1].max() <= y + h
+        ]
+        for cells in grids
+    ]
+    keep, added = apply_grid([d.quad for d in dets], [g for g in grids if g], cfg.grid)
+    if len(keep) == len(dets) and not added:
+        return dets
+    conf = float(np.median([d.confidence for d in dets]))
+    return [dets[k] for k in keep] + [CardDetection(order_quad(c), conf) for c in added]

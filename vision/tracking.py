@@ -3,7 +3,8 @@
 Each frame's detections are matched to the tracks greedily, first by quad IoU, then (for cards
 that moved further than their own size allows an overlap) by their look (the last clean view's
 :func:`signature`; among tracks that look alike, twins, the nearest wins: a card carried under a
-hand is where the hand took it), then by centre distance; what is left
+hand is where the hand took it), then by centre distance (not for a visible card still showing
+its look where it lay: it did not move); what is left
 becomes a new track (a *tentative* one, kept out of the observation until it is found again,
 when it lies on a card already tracked: a finder's flicker is no new card). A track not seen in
 an examined region is *covered* (under a hand, or another object) and keeps its last quad and
@@ -271,6 +272,20 @@ class CardTracker:
                 log.debug("track %d look distance where it lay %.1f", tr.track_id, dist)
             return dist <= cfg.look_threshold * slack
 
+        there: dict[int, bool] = {}
+
+        def still_there(tr: Track) -> bool:
+            """Whether a visible card still shows its look where it was (it did not move: a
+            detection near it, not on it, is something else, such as a quad half over a hand)."""
+            if tr.state is not CardState.VISIBLE or tr.signature is None or frame is None:
+                return False
+            if tr.track_id not in there:
+                dist = signature_distance(signature(rectify(frame, tr.quad)), tr.signature)
+                there[tr.track_id] = dist <= cfg.look_threshold and dist <= cfg.flat_ratio * signature_energy(
+                    tr.signature
+                )
+            return there[tr.track_id]
+
         origins = origins or {}
         pairs = []
         lies: dict[tuple[int, int], bool] = {}  # (det, track) found in place -> at the track's origin
@@ -373,6 +388,7 @@ class CardTracker:
                     or tr.state is CardState.GONE
                     or hand_cover.get(tr.track_id, 0.0) >= cfg.hidden_fraction
                     or not same_look(i, tr, visible_too=False)
+                    or still_there(tr)
                 ):
                     continue
                 dist = float(np.linalg.norm(quad_centre(tr.quad) - c))

@@ -37,6 +37,8 @@ CHANGED_FRACTION = 0.02
 CHANGED_MIN_PX = 6
 """A thing looks as at rest in a frame when at most this fraction of its area's pixels (and this
 many) changed: a card sliding its last few millimetres changes a third of them or more."""
+SEEN_FRACTION = 0.25
+"""A thing with less than this fraction of its area in sight (hands over the rest) is not dated."""
 
 
 @dataclass(frozen=True)
@@ -116,24 +118,33 @@ class FrameHistory:
         rest: int,
         quads: Sequence[np.ndarray],
         hidden: Sequence[tuple[int, int, int, int]] = (),
+        hidden_mask: np.ndarray | None = None,
     ) -> list[float] | None:
         """When each of ``quads`` (frame pixels, as frame ``rest`` shows them) came to look as in frame
         ``rest``: the capture time of the first frame after ``first`` (up to ``rest``) whose pixels
         there look so, after one that did not. A thing still moving into place differs from how it
         lies at rest until it stops, so this is when it stopped (a hand passing over it later,
         or moving elsewhere, changes nothing). ``-inf`` for a quad already so in the first frame
-        searched (frame ``first``, or the oldest kept after it): it stopped before. Pixels in the
-        boxes ``hidden`` (``(x, y, w, h)``: hands in frame ``rest``) do not count. ``None`` when
-        the history lacks frame ``rest``."""
+        searched (frame ``first``, or the oldest kept after it): it stopped before. Pixels under
+        the hands in frame ``rest`` do not count: ``hidden_mask`` (frame-sized, true on hands)
+        when given, else the boxes ``hidden`` (``(x, y, w, h)``); ``nan`` for a quad mostly under
+        them (:data:`SEEN_FRACTION`). ``None`` when the history lacks frame ``rest``."""
         thumbs = self.between(first, rest)
         if not thumbs or thumbs[-1].index != rest:
             return None
         ref = thumbs[-1]
-        labels = area_labels(ref.image.shape, ref.factor, quads, hidden)
+        whole = area_labels(ref.image.shape, ref.factor, quads)
+        labels = whole.copy()
+        if hidden_mask is not None:
+            labels[shrunk_mask(hidden_mask, ref.image.shape)] = 0
+        else:
+            hide_boxes(labels, ref.factor, hidden)
         inside = labels > 0
         area = np.bincount(labels[inside], minlength=len(quads) + 1)[1:]
+        full = np.bincount(whole[whole > 0], minlength=len(quads) + 1)[1:]
         allowed = np.maximum(CHANGED_MIN_PX, CHANGED_FRACTION * area)
         arrived = np.full(len(quads), -np.inf)
+        arrived[area < np.maximum(1, SEEN_FRACTION * full)] = np.nan
         unlike = np.zeros(len(quads), bool)
         found = np.zeros(len(quads), bool)
         for k, thumb in enumerate(thumbs):
@@ -145,30 +156,36 @@ class FrameHistory:
             like = counts <= allowed
             if k == 0:
                 found |= like  # at rest from the first frame searched on
-            new = like & unlike & ~found
+            new = like & unlike & ~found & ~np.isnan(arrived)
             arrived[new] = thumb.mono
             found |= new
             unlike |= ~like
         return [float(a) for a in arrived]
 
 
-def area_labels(
-    shape: tuple[int, ...],
-    factor: int,
-    quads: Sequence[np.ndarray],
-    hidden: Sequence[tuple[int, int, int, int]] = (),
-) -> np.ndarray:
+def area_labels(shape: tuple[int, ...], factor: int, quads: Sequence[np.ndarray]) -> np.ndarray:
     """Each thumbnail pixel inside ``quads[k]`` (frame pixels) labelled ``k + 1`` (a later quad over
-    an earlier one wins), 0 elsewhere and inside the boxes ``hidden``: int32."""
+    an earlier one wins), 0 elsewhere: int32."""
     labels = np.zeros(shape[:2], np.int32)
     for k, quad in enumerate(quads):
         poly = np.round(np.asarray(quad, np.float64).reshape(-1, 2) / factor).astype(np.int32)
         cv2.fillPoly(labels, [poly], k + 1)
-    for x, y, w, h in hidden:
+    return labels
+
+
+def hide_boxes(labels: np.ndarray, factor: int, boxes: Sequence[tuple[int, int, int, int]]) -> None:
+    """Clears the thumbnail pixels of ``boxes`` (``(x, y, w, h)``, frame pixels) in ``labels``."""
+    for x, y, w, h in boxes:
         x0, y0 = max(0, int(x) // factor), max(0, int(y) // factor)
         x1, y1 = math.ceil((int(x) + int(w)) / factor), math.ceil((int(y) + int(h)) / factor)
         labels[y0:y1, x0:x1] = 0
-    return labels
+
+
+def shrunk_mask(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A frame-sized mask at the thumbnail's ``shape``: true where any of a thumbnail pixel's frame
+    pixels, or a neighbour's, is (a hand's shadow and blur reach a little past it)."""
+    small = cv2.resize(np.asarray(mask, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+    return cv2.dilate((small > 0).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
 
 
 def changed_mask(a: np.ndarray, b: np.ndarray, inside: np.ndarray) -> np.ndarray:

@@ -125,6 +125,16 @@ def test_a_hand_over_the_card_in_the_reference_frame_does_not_count() -> None:
     arrived = history.arrivals(1, 30, [quad(700, 300)], hidden)
     assert arrived is not None and arrived[0] == pytest.approx(1.8, abs=0.101)
     assert history.arrivals(1, 30, [quad(700, 300)]) == [pytest.approx(3.0)]  # the hand counted
+    mask = np.zeros((H, W), bool)
+    mask[250:400, 740:850] = True  # vision's hand mask, where it has one
+    arrived = history.arrivals(1, 30, [quad(700, 300)], hidden_mask=mask)
+    assert arrived is not None and arrived[0] == pytest.approx(1.8, abs=0.101)
+
+
+def test_a_card_mostly_under_a_hand_is_not_dated() -> None:
+    history, _ = sliding_history(stop=22)
+    arrived = history.arrivals(5, 40, [quad(200, 200), quad(700, 300)], hidden=[(650, 250, 200, 200)])
+    assert arrived is not None and arrived[0] == -np.inf and np.isnan(arrived[1])
 
 
 def test_one_thread_adds_while_another_searches() -> None:

@@ -256,7 +256,7 @@ class Minute:
 
     def _spread_done(self) -> float | None:
         """When the spread's last card came down: from the frame history (:meth:`_rest_seen`), no
-        later than the first frame vision saw the spread at rest; else, as vision saw it.
+        later than the frame vision handed over at rest; else, as vision saw it.
         (The history holds every captured frame; vision skips many while it works on a spread,
         and its own dating is only known to lie among them.)"""
         seen = self._spread_seen_done()
@@ -272,7 +272,8 @@ class Minute:
         this frame shows in the middle, the first frame since the one vision saw before the spread
         from which its area looks as now (:meth:`FrameHistory.arrivals`: a card still sliding
         changes it until it stops; hands elsewhere, passing over it after, or over it in this
-        frame, do not count), the last of them (but :data:`LATE_S`). ``None`` without a
+        frame, do not count; a card mostly under them is left out), the last of them (but
+        :data:`LATE_S`). ``None`` without a
         history (frames fed one by one), or when too few cards came to rest among its frames
         (:data:`REST_SHARE`: the spread was at rest before them)."""
         history, obs, mark = self.frame_history, self._obs, self._mark
@@ -282,18 +283,20 @@ class Minute:
         if len(middle) < REST_CARDS:
             return None
         first = self._spread_from if self._spread_from is not None else 0
-        arrived = history.arrivals(first, mark[1], [s.quad for s in middle], hand_boxes(obs))
+        quads = [s.quad for s in middle]
+        arrived = history.arrivals(first, mark[1], quads, hand_boxes(obs), obs.hand_mask)
         if arrived is None:
             return None
-        inside = sorted(a for a in arrived if np.isfinite(a))
-        if len(inside) < max(2, REST_SHARE * len(middle)):
+        known = [a for a in arrived if not np.isnan(a)]
+        inside = sorted(a for a in known if np.isfinite(a))
+        if len(known) < REST_CARDS or len(inside) < max(2, REST_SHARE * len(known)):
             return None
         return inside[-1] if inside[-1] - inside[-2] <= LATE_S + 1e-6 else inside[-2]
 
     def _spread_seen_done(self) -> float | None:
-        """When the spread's last card came down, as vision saw it: the first frame of the spread at rest
-        (:meth:`_note_spread`); without one (the table memory took the layout as still, within a
-        quarter card, before two frames showed it at rest), the first of the last frames whose
+        """When the spread's last card came down, as vision saw it: the first frame of the spread
+        at rest (:meth:`_note_spread`); without one (the table memory took the layout as still,
+        within a quarter card, before two frames showed it at rest), the first of the last frames whose
         cards lie where the newest frame shows them (:func:`settled_since`), when the newest
         shows (all but one of) the most cards the spread showed; else the first frame that showed
         that many; without frames, the still layout's first frame. (The first frame showing

@@ -17,6 +17,8 @@ camera's black (a black peg in deep shadow).
 
 Links: for each pair of same-colour pegs a knight's move apart, samples along the segment
 between the peg discs vote "peg colour" or "board" (light added on top taken off, as for holes).
+On a board clipped at white a hueless bridge is seen darker than the board (or than the board beside
+it, off any peg there), without hue or with the hue tinted light gives its pegs.
 
 Where glare clips the board at white, holes are read by the shape of what still shows (a pit, a
 piece's round disc: :mod:`vision.board.glare`) or abstain. Where it carries only one or two of the
@@ -254,6 +256,11 @@ LINK_T = np.linspace(0.24, 0.76, 8)
 LINK_SIDE = 0.3
 """On a board clipped at white, a faint bridge is judged against the board this far (pitches) off its
 axis ..."""
+LINK_SIDE_PEGS = True
+"""Whether a side point that falls on a peg (within ``LINK_PEG_RADIUS`` of a hole read as a piece) is
+left out (the other side, or where both do, the board model, stands for the board there): the two
+holes beside a knight's bridge's middle lie 0.45 pitch off its axis, and their pegs reach 0.3."""
+LINK_PEG_RADIUS = 0.35
 LINK_CLIP_DARK = 0.045
 """... where a hueless bridge is darker than that board (and the board model) by this (log units, mean)."""
 LINK_TINT = True
@@ -1756,7 +1763,9 @@ class BoardReader:
             # is still darker, evenly, than the board beside it (the brighter of its two sides,
             # LINK_SIDE pitch off its axis: a neighbouring peg may darken one); a shadow or a
             # broad patch of light darkens both sides alike.
-            side = self._link_sides(f.image, p[clip], xs[clip], ys[clip], x1 - x0, y1 - y0, clip)
+            side = self._link_sides(
+                f.image, p[clip], xs[clip], ys[clip], x1 - x0, y1 - y0, clip, matrix, ref[clip]
+            )
             near = slog[clip] - side
             nmean = near.mean(-1)
             nlean = np.linalg.norm(near - nmean[..., None], axis=-1) / np.maximum(
@@ -1824,17 +1833,33 @@ class BoardReader:
         dx: np.ndarray,
         dy: np.ndarray,
         keep: np.ndarray,
+        matrix: np.ndarray | None = None,
+        ref: np.ndarray | None = None,
     ) -> np.ndarray:
         """(K, len(LINK_T), 3) log colour of the brighter of the two points
-        ``LINK_SIDE`` pitch either side of each link sample (``xs``, ``ys``: canonical pixels)."""
+        ``LINK_SIDE`` pitch either side of each link sample (``xs``, ``ys``: canonical pixels). With
+        ``matrix`` and ``ref`` (the board model's log colour of each link, (K, 3)), a point on a peg
+        (``LINK_SIDE_PEGS``) is left out: the other one stands, or ``ref`` where both are."""
         length = np.hypot(dx[keep], dy[keep])[:, None]
         ox, oy = -dy[keep][:, None] / length * LINK_SIDE * PX, dx[keep][:, None] / length * LINK_SIDE * PX
-        out = []
+        out, on = [], []
+        n = self.spec.size
         for sgn in (1.0, -1.0):
-            mx, my = self._to_image((xs + sgn * ox).astype(np.float64), (ys + sgn * oy).astype(np.float64))
+            sx, sy = xs + sgn * ox, ys + sgn * oy
+            mx, my = self._to_image(sx.astype(np.float64), sy.astype(np.float64))
             out.append(np.log(cv2.remap(image, mx, my, cv2.INTER_LINEAR).astype(np.float32) + 8.0))
+            if matrix is not None and LINK_SIDE_PEGS:
+                col, row = sx / PX - 1, sy / PX - 1
+                rc = np.clip(np.rint(row), 0, n - 1).astype(int)
+                cc = np.clip(np.rint(col), 0, n - 1).astype(int)
+                on.append((matrix[rc, cc] > 0) & (np.hypot(row - rc, col - cc) < LINK_PEG_RADIUS))
         brighter = (out[0].mean(-1) >= out[1].mean(-1))[..., None]
-        return np.where(brighter, out[0], out[1])
+        side = np.where(brighter, out[0], out[1])
+        if on and ref is not None:
+            side = np.where((on[0] & ~on[1])[..., None], out[1], side)
+            side = np.where((on[1] & ~on[0])[..., None], out[0], side)
+            side = np.where((on[0] & on[1])[..., None], ref[:, None, :], side)
+        return side
 
 
 def _link_cell_offsets() -> dict[tuple[int, int], list[tuple[int, int]]]:

@@ -6,7 +6,8 @@ that moved further than their own size allows an overlap) by their look (the las
 hand is where the hand took it), then by centre distance (not for a visible card still showing
 its look where it lay: it did not move); what is left
 becomes a new track (a *tentative* one, kept out of the observation until it is found again,
-when it lies on a card already tracked: a finder's flicker is no new card). A track not seen in
+when it lies on a card already tracked or is much smaller than the cards on the table: a
+finder's flicker is no new card). A track not seen in
 an examined region is *covered* (under a hand, or another object) and keeps its last quad and
 clean view; after ``patience_s`` out of sight without a hand on it (at once when its place shows
 the bare table), it is *gone*, and after
@@ -74,6 +75,9 @@ class TrackerConfig:
     """A detection over a visible card whose look is this many ``look_threshold`` from the card's
     is likely another card (one it lay on, uncovered as it was lifted): a detection near the card's
     place takes the card's track first, whatever its look (it moved off, blurred)."""
+    small_area: float = 0.5
+    """A new detection of less than this fraction of the median area of the cards on the table is
+    tentative too (a sliver over a card's edge and a hand is no card; a card is found again)."""
     duplicate_iou: float = 0.7
     """A track lying this much over a track found in the frame, with the same look and not found
     itself, is the same card twice: it is dropped."""
@@ -410,6 +414,8 @@ class CardTracker:
 
         changed: list[Track] = []
         placed = [t for t in self.tracks if t.state is not CardState.GONE and not t.tentative]
+        areas = [float(cv2.contourArea(t.quad)) for t in placed]
+        least = cfg.small_area * float(np.median(areas)) if len(areas) >= 3 else 0.0
         for i, det in enumerate(detections):
             view = False  # a clean view worth taking
             if i in det_to_tr:
@@ -434,7 +440,10 @@ class CardTracker:
             else:
                 # (Or found with a hand still on it where a hand seemed to carry a card off: the
                 # look under the fingers may be that card's, left there, as the next frame tells.)
-                tentative = any(quad_iou(det.quad, t.quad) >= cfg.tentative_overlap for t in placed) or (
+                tentative = (
+                    any(quad_iou(det.quad, t.quad) >= cfg.tentative_overlap for t in placed)
+                    or float(cv2.contourArea(det.quad.astype(np.float32))) < least
+                ) or (
                     hand_touch is not None
                     and hand_touch(det.quad)
                     and any(quad_iou(det.quad, q) >= cfg.tentative_overlap for q in origins.values())

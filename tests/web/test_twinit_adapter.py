@@ -645,15 +645,37 @@ def test_two_hands_on_a_pair_are_judged_once_still_a_penalty_too_one_arm_waits(
     table3.show([*wrong, cards[2]], on_them)
     assert claims(live3) == 1 and live3.entries[-1]["ruling"]["verdict"] == "invalid"
 
-    # one arm over the same two cards (a single hand box from the bottom edge): held 0.45 s
+    # one arm over the same two cards (a single hand box from the bottom edge) lying still: it
+    # waits until its tip has lain still 0.2 s (STILL_S, three frames), not the full HOLD_S
     live2, _ad2, table2 = pile_game(tmp_path / "one")
-    arm = HandObservation(7, Seat("bottom"), (2, 3), (600, 0, 80, 720))
-    for k in range(4):
+    arm = HandObservation(7, Seat("bottom"), (2, 3), (600, 20, 80, 700))
+    for k in range(2):
         table2.show([cards[0], *covered], [arm])
         assert claims(live2) == 0, k
     table2.show([cards[0], *covered], [arm])
-    table2.show([cards[0], *covered], [arm])
     assert claims(live2) == 1
+
+    # ... but an arm whose tip the image's far edge cuts off shows nothing of its hand's moves:
+    # it waits the whole HOLD_S (0.45 s)
+    live4, _ad4, table4 = pile_game(tmp_path / "edge")
+    arm = HandObservation(7, Seat("bottom"), (2, 3), (600, 0, 80, 720))
+    for k in range(6):
+        table4.show([cards[0], *covered], [arm])
+        assert claims(live4) == (1 if k == 5 else 0), k
+
+
+def test_one_arm_moving_over_two_cards_waits_the_whole_hold(tmp_path: Path) -> None:
+    """An arm carrying a card moves on while it passes over two cards (an eighth of a card a
+    frame here): its tip never lies still, so it waits the whole ``HOLD_S`` (0.45 s) on them."""
+    from vision.observation import HandObservation, Seat
+
+    live, _ad, table = pile_game(tmp_path)
+    middle = card(1, P[0], *MIDDLE)
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    for k in range(6):
+        arm = HandObservation(7, Seat("bottom"), (2, 3), (600 + 10 * (k % 2), 0, 80, 720))
+        table.show([middle, *covered], [arm])
+        assert claims(live) == (1 if k == 5 else 0), k
 
 
 def test_a_won_card_left_lying_until_taken_is_no_new_play(tmp_path: Path) -> None:

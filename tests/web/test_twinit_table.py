@@ -32,6 +32,21 @@ def test_an_arm_tip_never_takes_a_card_lying_past_it() -> None:
     assert tip_pair(tips, hidden, [table, ana, ben], 72.0) == [1, 2]
 
 
+def test_a_hand_on_a_pile_whose_fingers_lie_on_the_next_card_takes_the_pile() -> None:
+    """Seed 2's slap at 56.3 s as vision saw it: Ben (top) lays one hand on his pile by his edge,
+    its fingertips on the centre of the table card below it, the other hand on Chloe's pile (left).
+    The card under the fingertips is not the claimed one: the pile under the palm is."""
+    ben, table, chloe = spot(713, 100), spot(690, 265), spot(152, 317)
+    hidden = {0: (1, "top"), 1: (1, "top"), 2: (1, "top")}
+    tips = [(np.array([700.0, 275.0]), "top", 0.0), (np.array([160.0, 490.0]), "top", 0.0)]
+    assert tip_pair(tips, hidden, [ben, table, chloe], 72.0) == [0, 2]
+    # with no hidden card where a palm would lie, the card under the fingertips is the one
+    assert tip_pair(tips, {1: (1, "top"), 2: (1, "top")}, [ben, table, chloe], 72.0) == [1, 2]
+    # a fingertip a card short of the claimed card's centre keeps it (the other cards lie farther)
+    tips[0] = (np.array([700.0, 330.0]), "top", 0.0)
+    assert tip_pair(tips, hidden, [ben, table, chloe], 72.0) == [1, 2]
+
+
 def test_past_the_tip_is_measured_from_the_arm_s_edge() -> None:
     tip = np.array([100.0, 100.0])
     beyond = {"top": (100, 130), "bottom": (100, 70), "left": (130, 100), "right": (70, 100)}

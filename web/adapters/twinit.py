@@ -108,6 +108,12 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self._pending_two = False
         self._tips_before: list[np.ndarray] = []
         """The arm tips of the frame vision saw before this one."""
+        self._tips_mono = 0.0
+        """When that frame was captured."""
+        self._still_from: float | None = None
+        """Since when (a frame's capture) the arm tips have lain still, ``None`` while they move."""
+        self._still_frames = 0
+        """How many frames since then showed them still."""
         self._arms: list[tuple[np.ndarray, str, float]] = []
         """Last frame's arm blobs and the edge each came in from."""
         self._hands_since: float | None = None

@@ -29,6 +29,7 @@ from web.adapters.twinit_table import (
     tip_pair,
     tips_at_rest,
     tips_on,
+    tips_still,
     visible_spots,
 )
 
@@ -52,6 +53,21 @@ REST_TIPS = 0.3
 where a tip lay the frame before: hands still coming down over the cards move 0.8 to 1 card
 between two frames at 10 fps, the last few centimetres down a tenth to a fifth (the rendered
 slaps of the live bench's games); ruling before they stop ruled a slap that had not landed."""
+STILL_S = 0.2
+"""One arm whose tips have lain still (:data:`STILL_TIPS`) this long, over :data:`STILL_FRAMES`
+frames, on the same hidden cards needs not wait :data:`HOLD_S`: an arm playing or carrying a card lands on it
+and moves off with it within a frame or two (the live bench's one-arm slaps waited 0.3 to 0.4 s
+after their hands were down, the slowest rulings of the bench)."""
+STILL_FRAMES = 2
+"""... and over this many frames after the first (at 5 fps vision, one still pair of frames 0.2 s
+apart could be a carry's first slow step)."""
+STILL_TIPS = 0.08
+"""Tips lie still when each lies within this fraction of a card of a tip of the frame before (and
+each tip of the frame before of one now): a slap's hands, once down, move not a pixel between
+two frames; a carried card's hand moves a tenth of a card or more in the first 0.1 s of its carry."""
+EDGE_PX = 8
+"""A tip this close to the image's edge is cut off there (an arm reaching across the table: seed 1
+of the live bench, 42.3 s, carrying won cards from the far pile, its tip at the edge for 0.3 s)."""
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
 FRESH_S = 1.0
@@ -111,6 +127,18 @@ class Slaps:
             del self._strays[: max(0, len(self._strays) - 64)]
         tips = self._tips(obs, mono)  # every frame with hands: an arm's edge is the one it came in from
         before, self._tips_before = self._tips_before, [t[0] for t in tips]
+        before_mono, self._tips_mono = self._tips_mono, mono
+        # (a tip cut off by the image's edge shows nothing of the hand's moves)
+        inside = all(
+            EDGE_PX <= t[0][0] <= obs.width - 1 - EDGE_PX and EDGE_PX <= t[0][1] <= obs.height - 1 - EDGE_PX
+            for t in tips
+        )
+        if not inside or not tips_still(self._tips_before, before, STILL_TIPS * self.stable.card_px):
+            self._still_from, self._still_frames = None, 0
+        else:
+            self._still_frames += 1
+            if self._still_from is None:
+                self._still_from = before_mono  # still since the frame before
         if len(hidden) < 2:
             self._pending = None
             if not hidden:
@@ -150,6 +178,14 @@ class Slaps:
             # or this one when their views surely show one pattern (only a penalty waits)
             if self._pending_frames == 0 and self._surely_same([snapshot[i] for i in tipped], mono):
                 confirm = 0
+        # one arm lying still on the same cards since (the later of) it stopped and they were hidden
+        if (
+            tipped is None
+            and self._still_from is not None
+            and self._still_frames >= STILL_FRAMES
+            and mono - max(self._still_from, self._pending[1]) >= STILL_S - 1e-6
+        ):
+            hold = 0.0
         if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
             return
         if tipped is None and tips and all(self._pending[1] - since > ARRIVAL_S + 1e-6 for *_, since in tips):

@@ -304,6 +304,12 @@ TIP_APART = 1.5
 """Two arm tips at least this many cards apart are two hands."""
 TIP_REACH = 3.0
 """A fingertip lies at most this many cards beyond the centre of the card its palm is on."""
+UNDER_FINGERS = 0.5
+"""A card whose centre lies within this many cards of an arm's tip lies under the fingertips."""
+PALM_FROM = 1.5
+"""A hand's palm lies this many cards or more behind its fingertips (the rendered hands' palms lie
+1.5 to 3.5 cards behind, fingers reaching over the next card: the live bench's seeds 1 and 2
+claimed the card under the fingers instead of the pile under the palm, 39.8 and 56.3 s)."""
 TIP_BEYOND = 0.35
 """A card whose centre lies farther than this many cards past an arm's tip (seen from the edge
 the arm comes from) is not under that hand: a hand covers the card it lies on up to its
@@ -434,19 +440,37 @@ def tips_at_rest(tips: list[Tip], before: list[np.ndarray], tol: float) -> bool:
     return bool(tips) and all(any(float(np.linalg.norm(t[0] - b)) <= tol for b in before) for t in tips)
 
 
+def tips_still(now: list[np.ndarray], before: list[np.ndarray], tol: float) -> bool:
+    """Whether the arm tips of two frames are the same tips at the same places: each tip lies
+    within ``tol`` pixels of a tip of the other frame, both ways (a tip come or gone is a change)."""
+    if not now or not before:
+        return False
+    near = [[float(np.linalg.norm(a - b)) <= tol for b in before] for a in now]
+    return all(any(row) for row in near) and all(any(col) for col in zip(*near, strict=True))
+
+
 def card_at_tip(
     tip: np.ndarray, seat: str, hidden: Mapping[int, object], snapshot: list[Spot], card_px: float
 ) -> int | None:
     """The hidden card nearest an arm's tip, within :data:`TIP_REACH` cards and not lying past
-    it (:data:`TIP_BEYOND`), else ``None``."""
-    best: tuple[float, int] | None = None
+    it (:data:`TIP_BEYOND`), else ``None``; but a card the fingertips lie on (its centre within
+    :data:`UNDER_FINGERS` of the tip) when a hidden card lies where the palm would
+    (:data:`PALM_FROM` cards or more behind the tip): the hand lies on that one."""
+    near: list[tuple[float, int]] = []
     for i in hidden:
         if past_the_tip(tip, seat, snapshot[i].center) > TIP_BEYOND * card_px:
             continue
         d = float(np.linalg.norm(snapshot[i].center - tip))
-        if d <= TIP_REACH * card_px and (best is None or d < best[0]):
-            best = (d, i)
-    return None if best is None else best[1]
+        if d <= TIP_REACH * card_px:
+            near.append((d, i))
+    if not near:
+        return None
+    near.sort()
+    if near[0][0] < UNDER_FINGERS * card_px:
+        palm = [(d, i) for d, i in near if d >= PALM_FROM * card_px]
+        if palm:
+            return palm[0][1]
+    return near[0][1]
 
 
 def same_places(a: list[np.ndarray], b: list[np.ndarray], tol: float) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -39,6 +40,8 @@ class NumberSampler:
         pool_size: int = 4,
         colour_drop: float = 0.0,
         bet_share: float = 0.0,
+        small_share: float = 0.0,
+        small_px: int = 80,
     ) -> None:
         if not decks:
             raise ValueError("NumberSampler needs at least one deck")
@@ -54,6 +57,10 @@ class NumberSampler:
         self.bet_share = bet_share
         """Share of a Line-it deck's draws that are bet cards (0: every identity equally often). The
         3 bets among 103 faces would otherwise be seen too rarely to be read as surely as numbers."""
+        self.small_share = small_share
+        """Share of fresh crops drawn no larger than ``small_px`` on their short side (the rest over
+        the augmentation's whole size range): small crops are where the views disagree most."""
+        self.small_aug = replace(aug, max_px=max(aug.min_px, min(aug.max_px, small_px)))
 
     def face(self, i: int, identity: str) -> np.ndarray:
         key = (i, identity)
@@ -67,7 +74,8 @@ class NumberSampler:
         """A new camera crop; a varied deck (new style on every draw) draws a new face for it."""
         deck = self.decks[i]
         face = _shrink(deck.image(identity)) if getattr(deck, "varied", False) else self.face(i, identity)
-        return camera_crop(face, self.rng, self.aug)
+        small = self.small_share > 0 and self.rng.random() < self.small_share
+        return camera_crop(face, self.rng, self.small_aug if small else self.aug)
 
     def _draw_identity(self, deck: NumberDeck) -> str:
         ids = deck.identities

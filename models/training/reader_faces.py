@@ -56,6 +56,17 @@ TRIO_BGR: tuple[tuple[int, int, int], ...] = (
 """Trio's colour of each value 1..12, in the order of ``TRIO_COLOUR_NAMES``."""
 assert len(TRIO_BGR) == len(TRIO_COLOUR_NAMES)
 
+ZERO_STYLES = ("font", "plain", "dotted", "slashed")
+"""How a face draws its zeros: the font's own glyph (slashed in OpenCV 5's font), a plain round O,
+an O with a dot a little above its centre, or an O crossed by a long slash poking out of it (cards
+differ; a network that knows one zero misreads the others)."""
+
+HEAVY_SHARE = 0.3
+"""Share of faces whose stroke weight is drawn from 0.15-0.24 of the digit height (else 0.05-0.17).
+OpenCV 5's font draws a thickness of 1 px in its regular weight and any thicker in one bold weight,
+so the weight decides only where the thickness would round to 1: small corner indices and Trio's
+link numbers come out bold on heavy faces; the big number is bold either way."""
+
 CARD_MM = {"themind": (56.0, 87.0), "trio": (65.0, 100.0), "lineit": (56.0, 87.0)}
 PX_PER_MM = 2.6
 """Faces are drawn small (about 146 x 226 px): camera crops are smaller still."""
@@ -146,16 +157,32 @@ def _put(
     underline: bool,
     outline: tuple[int, int, int] | None = None,
     shadow: tuple[int, int, int] | None = None,
+    zero: str = "font",
+    keep_stroke: bool = False,
 ) -> None:
-    """Text centred on (cx, cy), digits ``height`` px tall (narrowed to ``max_width``)."""
+    """Text centred on (cx, cy), digits ``height`` px tall (narrowed to ``max_width``).
+
+    ``zero``: how zeros are drawn (see :data:`ZERO_STYLES`). ``keep_stroke``: a number narrowed to
+    ``max_width`` keeps the thickness of its nominal height instead of thinning with it (a thickness
+    kept at 2 or more stays bold, see :data:`HEAVY_SHARE`)."""
+    if zero != "font":
+        text = text.replace("0", "O")
     thick = max(1, round(height * weight))
     scale, tw, th = _text_size(text, font, height, thick)
     if tw > max_width:
         scale *= max_width / tw
-        thick = max(1, round(thick * max_width / tw))
+        if not keep_stroke:
+            thick = max(1, round(thick * max_width / tw))
         (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
     x, y = round(cx - tw / 2), round(cy + th / 2)
     uy = y + max(2, round(th * 0.2))
+    dots = []
+    if zero in ("dotted", "slashed"):
+        for k, ch in enumerate(text):
+            if ch == "O":
+                x0 = cv2.getTextSize(text[:k], font, scale, thick)[0][0] if k else 0
+                x1 = cv2.getTextSize(text[: k + 1], font, scale, thick)[0][0]
+                dots.append(((x0 + x1) / 2, x1 - x0, th))
     strokes: list[tuple[tuple[int, int], tuple[int, int, int], int]] = []
     if shadow is not None:
         d = max(1, round(height * 0.06))
@@ -165,6 +192,15 @@ def _put(
     strokes.append(((x, y), ink, thick))
     for (px, py), colour, t in strokes:
         cv2.putText(img, text, (px, py), font, scale, colour, t, cv2.LINE_AA)
+        for dx, gw, gh in dots:
+            zx, zy = px + dx, py - gh / 2
+            if zero == "dotted":
+                r = max(1.0, 0.6 * t)
+                cv2.circle(img, (round(zx * 16), round(zy * 16)), round(r * 16), colour, -1, cv2.LINE_AA, 4)
+            else:  # a slash across the plain O, lower left to upper right
+                a = (round((zx - 0.32 * gw) * 16), round((zy + 0.45 * gh) * 16))
+                b = (round((zx + 0.32 * gw) * 16), round((zy - 0.45 * gh) * 16))
+                cv2.line(img, a, b, colour, max(1, round(0.8 * t)), cv2.LINE_AA, 4)
         if underline:
             cv2.line(img, (px, uy + py - y), (px + tw, uy + py - y), colour, max(1, t), cv2.LINE_AA)
 
@@ -175,7 +211,7 @@ class VariedNumberDeck:
     varied = True
     """Faces differ on every call: the sampler neither caches nor reuses them."""
 
-    def __init__(self, deck: str, seed: int, colour_known: bool = True) -> None:
+    def __init__(self, deck: str, seed: int, colour_known: bool = True, extra: bool = False) -> None:
         if deck not in CARD_MM:
             raise ValueError(f"deck {deck!r}: expected one of {tuple(CARD_MM)}")
         self.deck = deck
@@ -184,9 +220,12 @@ class VariedNumberDeck:
         self.colour_known = colour_known
         self.rng = np.random.default_rng([seed, 7331])
         self.identities = deck_identities(deck)
+        self.extra = extra
+        """Also vary the zeros (:data:`ZERO_STYLES`) and the stroke (:data:`HEAVY_SHARE`, strokes kept
+        when narrowed). Off by default: the shipped reader was trained without them."""
 
     def image(self, identity: str) -> np.ndarray:
-        return draw_varied_face(identity, self.rng)
+        return draw_varied_face(identity, self.rng, self.extra)
 
 
 def _key_colour(identity: str, rng: np.random.Generator) -> np.ndarray | None:
@@ -198,7 +237,7 @@ def _key_colour(identity: str, rng: np.random.Generator) -> np.ndarray | None:
     return None
 
 
-def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
+def draw_varied_face(identity: str, rng: np.random.Generator, extra: bool = False) -> np.ndarray:
     """One face of ``identity`` (``themind:57``, ``trio:7``, ``lineit:57:heart``, ``lineit:bet:+3``)."""
     parts = identity.split(":")
     deck = parts[0]
@@ -291,7 +330,12 @@ def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
 
     # The number.
     font = FONTS[int(rng.integers(len(FONTS)))] | (cv2.FONT_ITALIC if rng.random() < 0.25 else 0)
-    weight = rng.uniform(0.05, 0.17)
+    if extra:
+        weight = rng.uniform(0.05, 0.17) if rng.random() >= HEAVY_SHARE else rng.uniform(0.15, 0.24)
+        keep_stroke = rng.random() < 0.5
+        zero = ZERO_STYLES[int(rng.integers(len(ZERO_STYLES)))] if "0" in text else "font"
+    else:
+        weight, keep_stroke, zero = rng.uniform(0.05, 0.17), False, "font"
     under = reads_otherwise_upside_down(number) if number else False
     under = under and rng.random() < 0.9
     outline = shadow = None
@@ -315,6 +359,8 @@ def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
         under,
         outline,
         shadow,
+        zero,
+        keep_stroke,
     )
 
     # Trio's small linked numbers in circles at the bottom (digits that are not the card's).
@@ -335,9 +381,9 @@ def draw_varied_face(identity: str, rng: np.random.Generator) -> np.ndarray:
         symbol = suit is not None and rng.random() < 0.7
 
         def corner(im: np.ndarray) -> None:
-            _put(im, text, cx0, cy0, ch, 12 * ppm, font, weight, corner_ink, under)
+            _put(im, text, cx0, cy0, ch, 12 * ppm, font, weight, corner_ink, under, zero=zero)
             if both:
-                _put(im, text, w - cx0, cy0, ch, 12 * ppm, font, weight, corner_ink, under)
+                _put(im, text, w - cx0, cy0, ch, 12 * ppm, font, weight, corner_ink, under, zero=zero)
             if symbol:
                 draw_suit(im, suit, cx0, cy0 + ch * 1.45, ch * 0.6, _tuple(key_c))
 

@@ -385,13 +385,24 @@ def combined_p(
     return np.maximum(1.0 / (1.0 + np.exp(-z)), floor)
 
 
-def says_different(net_logit: float, m: Measurement, settings: dict) -> bool:
+def says_different(net_logit: float, m: Measurement, settings: dict, px: float = 0.0) -> bool:
     """Whether the verifier calls a pair "different" (``settings``: judge_verify.json): only where its
     registrations converged and the logistic model's logit of "same" lies below the calibrated
-    ``different["logit_below"]`` (below every genuine calibration pair's, by a margin); never where the
-    settings have no such rule."""
+    threshold of the pair's resolution band (:func:`different_logit_below`: below every genuine
+    calibration pair's, by a margin); never where the settings have no such rule. ``px``: the pair's
+    smaller effective resolution (0: unknown, the global threshold)."""
     rule = settings.get("different")
     if rule is None or not m.registered:
         return False
     z = combined_logit(np.asarray([net_logit], np.float64), m.evidence[None, :], settings["combination"])
-    return bool(z[0] < float(rule["logit_below"]))
+    return bool(z[0] < different_logit_below(rule, px))
+
+
+def different_logit_below(rule: dict, px: float) -> float:
+    """The "different" rule's logit threshold for a pair whose smaller effective resolution is ``px``:
+    its band's own (``rule["by_band"]``, set on that band's genuine calibration pairs where they were
+    many enough, never below the global one) or, for an unknown resolution (0), the global one."""
+    bands = rule.get("by_band")
+    if bands is None or px <= 0:
+        return float(rule["logit_below"])
+    return float(bands["logit_below"][band_of(px, bands["edges_px"])])

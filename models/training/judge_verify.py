@@ -74,6 +74,9 @@ BAND_EDGES_PX = (60.0, 80.0, 100.0)
 MIN_BAND_NEGATIVES = 10
 """A band sets its own threshold only from at least this many different pairs the verifier measured in
 it; a thinner band keeps the global threshold."""
+MIN_BAND_GENUINE = 500
+"""A resolution band gets its own "different" threshold only from at least this many genuine pairs the
+rule may fire on (the lowest of fewer is a weaker bound); a thinner band keeps the global one."""
 SIDE_BANDS = ((44, 60), (60, 80), (80, 100), (100, 121))
 """Bands of the smaller crop's true side (px) the calibration reports on."""
 
@@ -262,31 +265,52 @@ def different_logits(s: Scored, model: dict, different_below: float) -> np.ndarr
     return out
 
 
-def different_rule(s: Scored, model: dict, different_below: float, margin: float) -> dict | None:
+def different_rule(
+    s: Scored, model: dict, different_below: float, margin: float, px: np.ndarray | None = None
+) -> dict | None:
     """The verifier's "different" rule: ``margin`` (logit) below the lowest logit of "same" of the
-    genuine pairs of ``s`` it may fire on (None where there is none), with what it fires on there."""
+    genuine pairs of ``s`` it may fire on (None where there is none), and with each pair's smaller
+    effective resolution ``px``, each resolution band's own (below its own genuine pairs' lowest, where
+    at least :data:`MIN_BAND_GENUINE` of them were measured; else the global one); with what it fires on
+    there."""
     z = different_logits(s, model, different_below)
     genuine = np.isfinite(z) & s.same
     if not genuine.any():
         return None
     lowest = float(z[genuine].min())
     measured = s.same & (s.net_p >= different_below) & np.isfinite(s.evidence).all(axis=1)
-    rule = {
+    rule: dict = {
         "logit_below": lowest - margin,
         "margin": margin,
         "genuine_lowest_logit": lowest,
         "genuine_unregistered_share": float(np.mean(~s.registered[measured])),
     }
-    return rule | {"calibration_fired": fired(s, z, rule)}
+    if px is not None:
+        bands = np.asarray([jv.band_of(v, BAND_EDGES_PX) for v in px])
+        below, counts = [], []
+        for b in range(len(BAND_EDGES_PX) + 1):
+            g = genuine & (bands == b)
+            counts.append(int(g.sum()))
+            below.append(float(z[g].min()) - margin if g.sum() >= MIN_BAND_GENUINE else lowest - margin)
+        rule["by_band"] = {"edges_px": list(BAND_EDGES_PX), "logit_below": below, "genuine_pairs": counts}
+    return rule | {"calibration_fired": fired(s, z, rule, px)}
 
 
-def fired(s: Scored, z: np.ndarray, rule: dict) -> dict:
+def rule_thresholds(rule: dict, n: int, px: np.ndarray | None) -> np.ndarray:
+    """Each pair's logit threshold under ``rule`` (:func:`models.judge_verify.different_logit_below`)."""
+    if px is None:
+        return np.full(n, float(rule["logit_below"]))
+    return np.asarray([jv.different_logit_below(rule, v) for v in px], np.float64)
+
+
+def fired(s: Scored, z: np.ndarray, rule: dict, px: np.ndarray | None = None) -> dict:
     """How many pairs of each kind the rule fires on, of how many it may fire on."""
     out = {}
+    hit = z < rule_thresholds(rule, len(z), px)
     for kind in ("same", "hard", "random"):
         m = s.kinds == kind
         out[kind] = {
-            "fired": int(np.sum(m & (z < rule["logit_below"]))),
+            "fired": int(np.sum(m & hit)),
             "eligible": int(np.sum(m & np.isfinite(z))),
             "pairs": int(m.sum()),
         }
@@ -294,14 +318,19 @@ def fired(s: Scored, z: np.ndarray, rule: dict) -> dict:
 
 
 def apply_different(
-    s: Scored, p: np.ndarray, model: dict, different_below: float, rule: dict | None
+    s: Scored,
+    p: np.ndarray,
+    model: dict,
+    different_below: float,
+    rule: dict | None,
+    px: np.ndarray | None = None,
 ) -> np.ndarray:
     """``p`` with the "different" rule applied, as the judge does (a pair it fires on: below
-    ``different_below``)."""
+    ``different_below``); ``px``: each pair's smaller effective resolution."""
     if rule is None:
         return p
     z = different_logits(s, model, different_below)
-    hit = z < float(rule["logit_below"])
+    hit = z < rule_thresholds(rule, len(z), px)
     out = p.copy()
     out[hit] = np.minimum(1.0 / (1.0 + np.exp(-np.clip(z[hit], -40, 40))), np.nextafter(different_below, 0.0))
     return out
@@ -436,16 +465,16 @@ def calibrate_verifier(
     cal = score(
         model_dir, draw_pairs(decks, cfg.calibration_pairs, cfg.calibration_seed), cfg.gate, ms, measure_from
     )
+    resolution: dict = {"max_px": AugmentConfig().max_px, "edges_px": list(BAND_EDGES_PX)}
+    px = cal.effective_px(resolution)
     rule = (
         None
         if cfg.different_margin is None
-        else different_rule(cal, model, different_below, cfg.different_margin)
+        else different_rule(cal, model, different_below, cfg.different_margin, px)
     )
-    p = apply_different(cal, combined_p(cal, model, different_below), model, different_below, rule)
+    p = apply_different(cal, combined_p(cal, model, different_below), model, different_below, rule, px)
     target = float(meta.get("config", {}).get("target_confident_wrong", 0.0006))
     same_at = same_threshold(p, cal.same, target, cfg.gate)
-    resolution: dict = {"max_px": AugmentConfig().max_px, "edges_px": list(BAND_EDGES_PX)}
-    px = cal.effective_px(resolution)
     measured = cal.gated & np.isfinite(cal.evidence).all(axis=1)
     band_t, offsets = band_offsets(p, cal.same, px, measured, same_at, target, cfg.gate)
     resolution |= {"offsets": offsets, "band_thresholds": band_t}
@@ -455,6 +484,7 @@ def calibrate_verifier(
         model,
         different_below,
         rule,
+        px,
     )
     without_rule = summary(
         cal,
@@ -473,9 +503,10 @@ def calibrate_verifier(
         model,
         different_below,
         rule,
+        fit_px,
     )
     if rule is not None:
-        rule["fit_set_fired"] = fired(fit, different_logits(fit, model, different_below), rule)
+        rule["fit_set_fired"] = fired(fit, different_logits(fit, model, different_below), rule, fit_px)
     gated_ev = evidence_quantiles(cal)
     settings = {
         "model": "judge_verify",
@@ -601,6 +632,7 @@ def _different_lines(settings: dict) -> list[str]:
         f' makes "different": {rule["genuine_unregistered_share"]:.1%} of the genuine calibration pairs'
         " measured have one, and their difference is the misregistration's.",
         "",
+        *_different_band_lines(rule),
         f"Pairs the rule fires on, calibration set (the threshold's own): {counts(cal)}; first set (the"
         f" logistic's, not the threshold's): {counts(fit)}.",
         "",
@@ -609,6 +641,28 @@ def _different_lines(settings: dict) -> list[str]:
         f" `{json.dumps(settings['validation'])}`.",
         "",
     ]
+
+
+def _different_band_lines(rule: dict) -> list[str]:
+    """The card's table of the "different" rule's threshold by resolution band (none without bands)."""
+    bands = rule.get("by_band")
+    if bands is None:
+        return []
+    lines = [
+        'By resolution band (as for "same"; an unknown resolution keeps the global threshold): a band'
+        f" whose genuine pairs the rule may fire on number at least {MIN_BAND_GENUINE} gets its own"
+        " threshold, the margin below their lowest logit (never below the global one); a thinner band"
+        " keeps the global one.",
+        "",
+        "| band (px) | genuine pairs | logit below |",
+        "|---|---|---|",
+    ]
+    edges = (0.0, *bands["edges_px"], float("inf"))
+    for (lo, hi), n, t in zip(
+        itertools.pairwise(edges), bands["genuine_pairs"], bands["logit_below"], strict=True
+    ):
+        lines.append(f"| {lo:g}-{hi:g} | {n} | {t:.3f} |")
+    return [*lines, ""]
 
 
 def write_verify_card(settings: dict, out_dir: Path) -> Path:

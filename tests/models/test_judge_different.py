@@ -58,6 +58,24 @@ def test_the_rule_fires_only_below_its_logit_and_on_converged_registrations(genu
     assert not jv.says_different(0.0, m, {k: v for k, v in settings.items() if k != "different"})
 
 
+def test_a_band_uses_its_own_threshold_and_an_unknown_resolution_the_global_one(genuine) -> None:
+    rule = {"logit_below": -3.0, "by_band": {"edges_px": [60.0, 80.0], "logit_below": [-3.0, -1.0, -2.0]}}
+    assert jv.different_logit_below(rule, 0.0) == -3.0
+    assert jv.different_logit_below(rule, 50.0) == -3.0
+    assert jv.different_logit_below(rule, 70.0) == -1.0
+    assert jv.different_logit_below(rule, 200.0) == -2.0
+    assert jv.different_logit_below({"logit_below": -3.0}, 70.0) == -3.0
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    m = jv.measure(jv.view(genuine[0], True), jv.view(genuine[1], True))
+    z = float(jv.combined_logit(np.asarray([0.0]), m.evidence[None, :], settings["combination"])[0])
+    banded = settings | {
+        "different": {"logit_below": z - 1, "by_band": {"edges_px": [60.0], "logit_below": [z - 1, z + 1]}}
+    }
+    assert jv.says_different(0.0, m, banded, 100.0)
+    assert not jv.says_different(0.0, m, banded, 50.0)
+    assert not jv.says_different(0.0, m, banded, 0.0)
+
+
 def _judge_with_rule(folder: Path, logit_below: float) -> PatternJudge:
     folder.mkdir(parents=True, exist_ok=True)
     for name in (*JUDGE.onnx, JUDGE.meta):
@@ -90,6 +108,7 @@ def test_the_shipped_rule_fires_on_no_genuine_calibration_pair() -> None:
     assert rule["margin"] > 0
     assert rule["calibration_fired"]["same"]["fired"] == 0
     assert rule["fit_set_fired"]["same"]["fired"] == 0
+    assert min(rule["by_band"]["logit_below"]) >= rule["logit_below"]
     judge = PatternJudge()
     assert judge.measure_from == judge.different_below < judge.gate
 
@@ -104,6 +123,12 @@ def test_calibration_sets_the_rule_below_every_genuine_pair(tmp_path: Path) -> N
     rule = settings["different"]
     assert rule["logit_below"] == pytest.approx(rule["genuine_lowest_logit"] - tv.DIFFERENT_MARGIN)
     assert rule["calibration_fired"]["same"]["fired"] == 0
+    bands = rule["by_band"]
+    assert bands["edges_px"] == list(tv.BAND_EDGES_PX)
+    for n, t in zip(bands["genuine_pairs"], bands["logit_below"], strict=True):
+        assert t >= rule["logit_below"]  # a band never fires below the global threshold
+        if n < tv.MIN_BAND_GENUINE:
+            assert t == rule["logit_below"]
     assert rule["measured_from"] == pytest.approx(
         json.loads((folder / JUDGE.meta).read_text(encoding="utf-8"))["thresholds"]["different_below"]
     )

@@ -247,7 +247,7 @@ class PatternJudge:
                 continue
             tried = jv.net_turn_order(self._head_fn, a.turns, b.turns, self.views)[: jv.TURNS_TRIED]
             m = jv.measure(a.lazy_view.get(), b.lazy_view.get(), tried)
-            if jv.says_different(float(z[k]), m, self.verifier):
+            if jv.says_different(float(z[k]), m, self.verifier, min(a.px, b.px)):
                 p[k] = min(
                     jv.combined_p(z[k : k + 1], m.evidence[None, :], self.verifier["combination"], 0.0)[0],
                     self._below_different,

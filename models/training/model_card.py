@@ -175,9 +175,25 @@ def verifier_section(folder: Path, model: ModelFiles) -> list[str]:
         " compared",
         "pixel by pixel, and their p_same comes from a logistic model of the net's logit and the verifier's",
         f'evidence; "same" then needs p_same >= the threshold in `{VERIFY_META}` ({same_at:.6f}),',
-        f'"different" stays the net\'s call (p_same < {different_below:.6f}). The benchmark'
-        " above is of the net with its verifier.",
+        *_different_lines(settings.get("different"), different_below),
         *_resolution_lines(settings.get("resolution")),
+    ]
+
+
+def _different_lines(rule: dict | None, different_below: float) -> list[str]:
+    """Who calls "different": the net alone, or the net and the verifier's rule when calibrated."""
+    if not rule:
+        return [
+            f'"different" stays the net\'s call (p_same < {different_below:.6f}). The benchmark'
+            " above is of the net with its verifier."
+        ]
+    return [
+        f"\"different\" is the net's call (p_same < {different_below:.6f}) and the verifier's: it also"
+        ' measures the pairs the net leaves uncertain below the gate, and calls a pair "different" where'
+        ' both its registrations converged and the logistic model\'s logit of "same" lies'
+        f" {float(rule['margin']):g} below every genuine calibration pair's (in its resolution band where"
+        " the band's genuine pairs are many enough; `judge_verify.md`). The benchmark above is of the net"
+        " with its verifier and that rule.",
     ]
 
 

@@ -59,7 +59,8 @@ class ReaderConfig:
     small_share: float = 0.0
     """Share of fresh training crops drawn at 44-80 px on their short side (over the whole 44-120 px
     range otherwise). At 0.3, about 0.63 of crops fall under 80 px instead of 0.47. Off by default: one
-    5000-step run at 0.3 with ``VariedNumberDeck(extra=True)`` misread 31 of the bench's 5055 number
+    5000-step run at 0.3 with ``VariedNumberDeck(extra=True)`` (``tableref train reader --steps 5000
+    --harder-digits``) misread 31 of the bench's 5055 number
     crops (the shipped 9000-step reader: 5), so the shipped reader keeps the recipe without it."""
     side_dissent_at: float | None = 0.8
     """A read whose views read as given, or those read turned, name another number at this probability

@@ -57,3 +57,27 @@ def test_tiny_reader_trains_and_reads(tmp_path: Path) -> None:
     assert 1 <= reading.number <= 12
     assert 0.0 <= reading.confidence <= 1.0
     assert np.isfinite(reading.confidence)
+
+
+def test_harder_digits_changes_the_readers_varied_decks_and_names_itself() -> None:
+    """``--harder-digits`` (the recipe of the reader run recorded in ``ReaderConfig.small_share``) draws
+    the varied decks with the extra zeros and weights and says so in the recipe; without it, the
+    shipped recipe's decks."""
+    from models.training.reader_faces import VariedNumberDeck
+    from web.commands.train import HARDER_RECIPE, reader_decks
+
+    for harder in (False, True):
+        train, val, recipe = reader_decks("tiny", harder)
+        varied = [d for d in train + val if isinstance(d, VariedNumberDeck)]
+        assert varied and all(d.extra is harder for d in varied)
+        assert (HARDER_RECIPE in recipe) is harder
+
+
+def test_harder_digits_is_refused_for_another_model(tmp_path: Path, capsys) -> None:
+    assert main(["train", "judge-verify", "--harder-digits", "--out", str(tmp_path)]) == 2
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("--harder-digits: applies to the reader only, not to 'judge-verify'")
+    )
+    assert not any(tmp_path.iterdir())

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from models.files import MODEL_DIR, MODELS
+from web.cli import CliError
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,12 @@ PROCEDURAL_VAL_SEEDS = (500, 501)
 READER_VARIED_TRAIN = {"themind": (1, 2, 3), "trio": (1, 2), "lineit": (1, 2, 3)}
 READER_VARIED_VAL = {"themind": (900,), "trio": (900,), "lineit": (900,)}
 JUDGE_VERIFY = "judge-verify"
+HARDER_SMALL_SHARE = 0.3
+"""``--harder-digits``: the share of the reader's training crops drawn small (``small_share``)."""
+HARDER_RECIPE = (
+    "; harder digits: the varied faces also draw plain, dotted and slashed zeros and heavier strokes, and"
+    f" {HARDER_SMALL_SHARE:.0%} of fresh training crops are drawn at 44-80 px"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=MODEL_DIR, help=f"output folder (default {MODEL_DIR})")
     parser.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     parser.add_argument("--steps", type=int, default=None, help="override the number of training steps")
+    parser.add_argument(
+        "--harder-digits",
+        action="store_true",
+        help="reader only: varied faces also draw plain, dotted and slashed zeros and heavier strokes, and"
+        f" {HARDER_SMALL_SHARE:.0%} of training crops are drawn at 44-80 px (not the shipped recipe)",
+    )
     parser.add_argument(
         "--card-only",
         action="store_true",
@@ -90,26 +103,29 @@ def judge_decks(config: str) -> tuple[list, list, str]:
     return train, val, recipe
 
 
-def reader_decks(config: str) -> tuple[list, list, str]:
+def reader_decks(config: str, harder: bool = False) -> tuple[list, list, str]:
+    """(training decks, validation decks, recipe text) of the reader; ``harder``: the varied decks also
+    draw the extra zeros and stroke weights (``VariedNumberDeck(extra=True)``)."""
     from models.training.patterns import ProceduralNumberDeck
     from models.training.reader_faces import VariedNumberDeck
     from vision.identity import render_decks as rd
 
     if config == "tiny":
         train = [ProceduralNumberDeck(d, 0, (48, 72)) for d in ("themind", "trio", "lineit")]
-        train += [VariedNumberDeck("lineit", 1)]
+        train += [VariedNumberDeck("lineit", 1, extra=harder)]
         val = [ProceduralNumberDeck(d, 1, (48, 72)) for d in ("themind", "trio", "lineit")]
-        val += [VariedNumberDeck("trio", 2)]
-        return train, val, "tiny: procedural number decks, style 0, and a varied Line-it deck"
+        val += [VariedNumberDeck("trio", 2, extra=harder)]
+        recipe = "tiny: procedural number decks, style 0, and a varied Line-it deck"
+        return train, val, recipe + (HARDER_RECIPE if harder else "")
     train = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
     train += [ProceduralNumberDeck("themind", 0), ProceduralNumberDeck("lineit", 1)]
     train += [
         ProceduralNumberDeck(d, 10 + i, free_colours=True)
         for i, d in enumerate(("themind", "trio", "lineit"))
     ]
-    train += [VariedNumberDeck(d, s) for d, seeds in READER_VARIED_TRAIN.items() for s in seeds]
+    train += [VariedNumberDeck(d, s, extra=harder) for d, seeds in READER_VARIED_TRAIN.items() for s in seeds]
     val = rd.number_decks(rd.NUMBER_TRAIN_STYLES)
-    val += [VariedNumberDeck(d, s) for d, seeds in READER_VARIED_VAL.items() for s in seeds]
+    val += [VariedNumberDeck(d, s, extra=harder) for d, seeds in READER_VARIED_VAL.items() for s in seeds]
     recipe = (
         f"renderer number decks in styles {rd.NUMBER_TRAIN_STYLES} + procedural OpenCV-font decks"
         f" (The Mind in font 0, Line-it in font 1, and The Mind, Trio, Line-it with random paper and ink per"
@@ -123,7 +139,7 @@ def reader_decks(config: str) -> tuple[list, list, str]:
         " camera_crop, then a random quarter turn; read as given and turned 180 degrees, logits averaged;"
         " Trio's colour follows from the number read (one colour per value)"
     )
-    return train, val, recipe
+    return train, val, recipe + (HARDER_RECIPE if harder else "")
 
 
 def record_bench(bench: Path, folder: Path) -> Path:
@@ -170,6 +186,8 @@ def judge_verify(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.harder_digits and args.model != "reader":
+        raise CliError(f"--harder-digits: applies to the reader only, not to {args.model!r}")
     if args.model == JUDGE_VERIFY:
         return judge_verify(args)
     try:
@@ -218,13 +236,17 @@ def run(args: argparse.Namespace) -> int:
         cfg = replace(CONFIGS[config], seed=args.seed)
         if args.steps is not None:
             cfg = replace(cfg, steps=args.steps)
-        train, val, recipe = reader_decks(config)
+        if args.harder_digits:
+            cfg = replace(cfg, small_share=HARDER_SMALL_SHARE)
+        train, val, recipe = reader_decks(config, args.harder_digits)
         meta = train_reader(train, val, args.out, cfg, recipe)
     command = f"tableref train {args.model}" + ("" if config == "full" else f" --{config}")
     if args.seed:
         command += f" --seed {args.seed}"
     if args.steps is not None:
         command += f" --steps {args.steps}"
+    if args.harder_digits:
+        command += " --harder-digits"
     meta_path = args.out / MODELS[args.model].meta
     meta["command"] = command
     meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

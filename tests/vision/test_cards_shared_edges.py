@@ -72,8 +72,10 @@ def test_touching_trio_cards_rendered_found_at_their_printed_frames_meet_half_wa
     without closing the gaps between them, 8 with it; none lost."""
     image, counted = bench_frame(233, "touching", "trio")
 
-    without = best_ious(image, counted, FinderConfig(close_gaps=0.0))
-    closed = best_ious(image, counted, FinderConfig())
+    # without the grid step, which finds most of these cards by itself now (9 of 11, 8 without
+    # closing the gaps)
+    without = best_ious(image, counted, FinderConfig(close_gaps=0.0, grid=None))
+    closed = best_ious(image, counted, FinderConfig(grid=None))
     assert len(counted) == 11
     assert (closed >= 0.9).sum() >= (without >= 0.9).sum() + 2, (without, closed)
     assert ((closed >= 0.9) | (without < 0.9)).all(), (without, closed)

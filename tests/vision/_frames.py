@@ -44,3 +44,14 @@ def with_arm(
     cv2.line(out, (int(start[0]), int(start[1])), (int(tip[0]), int(tip[1])), colour, 90)
     cv2.circle(out, (int(tip[0]), int(tip[1])), 85, colour, -1)
     return out
+
+
+def marked_card(kind: str) -> np.ndarray:
+    """A 120 x 80 card: white with a large dark disc near the top (``"disc"``), or a blue block at the
+    bottom (anything else): two plainly different looks."""
+    card = np.full((120, 80, 3), 235, np.uint8)
+    if kind == "disc":
+        cv2.circle(card, (30, 36), 24, (30, 30, 30), -1)
+    else:
+        card[64:108, 8:72] = (200, 60, 30)
+    return card

@@ -7,20 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from calibration.board_finder import find_board
-from vision.board.reader import BoardReader
-from web.bench.twixt import _link_visible, near_hands, suite_board
-
-
-def _clear_then_hand(seed: int, index: int):  # type: ignore[no-untyped-def]
-    board = suite_board(seed, index)
-    spec = board.spec
-    clear, scene = board.scenes(1280, 720)
-    reader = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask()))
-    reader.read(clear.image)
-    reading = reader.update(scene.image)
-    assert reading.changed < spec.size**2  # incremental, not a full read again
-    return spec, scene, reading
+from tests.vision._board_helpers import clear_then_hand
+from web.bench.twixt import _link_visible, near_hands
 
 
 @pytest.mark.parametrize(
@@ -33,7 +21,7 @@ def _clear_then_hand(seed: int, index: int):  # type: ignore[no-untyped-def]
 def test_an_incremental_read_reads_the_holes_under_a_new_shadow(
     seed: int, index: int, hole: tuple[int, int]
 ) -> None:
-    spec, scene, reading = _clear_then_hand(seed, index)
+    spec, scene, _, reading = clear_then_hand(seed, index)
     truth = scene.truth
     visible = spec.valid_mask() & ~near_hands(scene, 2.0)
     assert visible[hole] and truth.pegs[hole] == 0
@@ -50,7 +38,7 @@ def test_a_grey_peg_under_warm_glare_is_not_read_red_once_a_shadow_is_lifted() -
     # Seed 149 board 7: glare clips the board at white under warm light. Once the new shadow check
     # lifts the cells beside hole 11,11 (a grey peg), the hole is read by its shape alone, and its
     # darkness (blue most, red least) must not pass for a red peg's.
-    spec, scene, reading = _clear_then_hand(149, 7)
+    spec, scene, _, reading = clear_then_hand(149, 7)
     truth = scene.truth.pegs
     assert truth[11, 11] == 2
     assert reading.matrix[11, 11] in (-1, 2)

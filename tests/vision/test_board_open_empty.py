@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from calibration.board_finder import find_board
-from vision.board.reader import BoardReader, BoardReading
-from vision.board.spec import BoardSpec
-from vision.render.board import BoardScene
+from tests.vision._board_helpers import clear_then_hand
+from vision.board.reader import BoardReader
 from web.bench.twixt import near_hands, suite_board
 
 
@@ -38,23 +37,10 @@ def test_an_empty_hole_plainly_seen_at_a_hands_margin_is_read(
     assert not (near & (reading.matrix >= 0) & (reading.matrix != truth)).any()
 
 
-def _clear_then_hand(seed: int, index: int) -> tuple[BoardSpec, BoardScene, BoardReader, BoardReading]:
-    """A suite board read once without its hands, then incrementally with them (as the video and the
-    live app read it)."""
-    board = suite_board(seed, index)
-    spec = board.spec
-    clear, scene = board.scenes(1280, 720)
-    reader = BoardReader(spec, find_board(clear.image, 24, valid=spec.valid_mask()))
-    reader.read(clear.image)
-    reading = reader.update(scene.image)
-    assert reading.changed < spec.size**2  # incremental, not a full read again
-    return spec, scene, reader, reading
-
-
 def test_an_incremental_read_also_sees_an_empty_hole_plainly_at_a_hands_margin() -> None:
     # The board read once without hands, then a hand comes: the incremental read (the video's and
     # the live app's) judges the holes beside it as a full read does.
-    spec, scene, reader, reading = _clear_then_hand(191, 1)
+    spec, scene, reader, reading = clear_then_hand(191, 1)
     truth = scene.truth.pegs
     near = spec.valid_mask() & near_hands(scene, 2.0)
     hole = (13, 7)  # covered by the incremental read before, beside a hand the board's colour
@@ -72,7 +58,7 @@ def test_an_incremental_read_reads_a_peg_one_step_beside_a_hand_as_a_full_read_d
     # Hole 2,8 (a grey peg) lies one step beside holes an occluded cell touches: a full read finds it
     # matching its class closely (nothing over part of it) and reads it; the incremental read did
     # not measure it again and took it as covered.
-    spec, scene, _, reading = _clear_then_hand(191, 1)
+    spec, scene, _, reading = clear_then_hand(191, 1)
     truth = scene.truth.pegs
     visible = spec.valid_mask() & ~near_hands(scene, 2.0)
     assert truth[2, 8] == 2 and visible[2, 8]

@@ -6,23 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 
-from tests.vision._frames import with_arm
+from tests.vision._frames import marked_card, with_arm
 from vision.cards.finder import CardDetection
 from vision.observation import CardState
 from vision.pipeline import TablePipeline
-
-
-def _face(kind: str) -> np.ndarray:
-    """A 120 x 80 card: white with a dark disc near the top, or a blue block at the bottom."""
-    card = np.full((120, 80, 3), 235, np.uint8)
-    if kind == "disc":
-        cv2.circle(card, (30, 36), 24, (30, 30, 30), -1)
-    else:
-        card[64:108, 8:72] = (200, 60, 30)
-    return card
 
 
 def _quad(x: int, y: int) -> np.ndarray:
@@ -52,8 +41,8 @@ def _stack(speck: bool) -> tuple[np.ndarray, np.ndarray]:
     """The table with a disc card, a block card laid offset on it (a capture stack), and
     (``speck``) a small dark mark far across the table."""
     frame = np.full((480, 640, 3), 70, np.uint8)
-    frame[60:180, 100:180] = _face("disc")
-    frame[75:195, 120:200] = _face("block")
+    frame[60:180, 100:180] = marked_card("disc")
+    frame[75:195, 120:200] = marked_card("block")
     if speck:
         frame[380:400, 540:560] = 20
     return frame, _quad(120, 75)
@@ -63,7 +52,7 @@ def _first_two(finder: ScriptedFinder) -> tuple[TablePipeline, np.ndarray]:
     """The disc card alone, a hand over it, then the block card laid on it and the hand gone."""
     pipe = TablePipeline(find=finder)
     alone = np.full((480, 640, 3), 70, np.uint8)
-    alone[60:180, 100:180] = _face("disc")
+    alone[60:180, 100:180] = marked_card("disc")
     finder.quads = [_quad(100, 60)]
     first = pipe.process(alone, 0.0)
     assert [c.state for c in first.cards] == [CardState.VISIBLE]

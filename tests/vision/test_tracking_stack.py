@@ -4,29 +4,19 @@ once its look shows that card."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
+from tests.vision._frames import marked_card
 from vision.cards.finder import CardDetection
 from vision.observation import CardState
 from vision.tracking import CardTracker
-
-
-def _face(kind: str) -> np.ndarray:
-    """A 120 x 80 card: white with a large dark disc near the top, or a blue block at the bottom."""
-    card = np.full((120, 80, 3), 235, np.uint8)
-    if kind == "disc":
-        cv2.circle(card, (30, 36), 24, (30, 30, 30), -1)
-    else:
-        card[64:108, 8:72] = (200, 60, 30)
-    return card
 
 
 def _scene(cards: dict[str, tuple[int, int]]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     frame = np.full((480, 640, 3), 60, np.uint8)
     quads = {}
     for kind, (x, y) in cards.items():
-        frame[y : y + 120, x : x + 80] = _face(kind)
+        frame[y : y + 120, x : x + 80] = marked_card(kind)
         quads[kind] = np.float32([[x, y], [x + 79, y], [x + 79, y + 119], [x, y + 119]])
     return frame, quads
 

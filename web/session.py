@@ -181,8 +181,10 @@ class LiveSession:
         self.on_observation: list[Callable[[TableObservation, Frame], None]] = []
         self.source_done = threading.Event()
         self.history = FrameHistory()
-        """Every sound frame's thumbnail, kept by the capture thread while vision runs: the adapter
-        dates what happened among the frames vision skipped from it."""
+        """Every sound frame's thumbnail, kept by the capture thread while vision runs and the
+        adapter takes it: the adapter dates what happened among the frames vision skipped from it."""
+        self._keep_history = False
+        """Whether the adapter took the history (none of the others pays for the thumbnails)."""
         self.history_ms = 0.0
         """The capture thread's time spent on the last frame's thumbnail."""
         live.subscribe(self._on_game_change)
@@ -221,10 +223,10 @@ class LiveSession:
         self.hub.publish({"type": "state", "state": self.state_message()})
 
     def _lend_history(self, adapter: Any) -> None:
-        """Hands the frame history to the adapter (``use_history``), when it takes one."""
+        """Offers the frame history to the adapter (``use_history``); it is kept while the adapter
+        says it takes it."""
         hook = getattr(adapter, "use_history", None)
-        if callable(hook):
-            hook(self.history)
+        self._keep_history = bool(callable(hook) and hook(self.history))
 
     # -- capture -----------------------------------------------------------------------------------
     def _set_status(self, status: str, message: str = "") -> None:
@@ -282,9 +284,10 @@ class LiveSession:
             self._stream_frame = frame
         self._stream_new.set()
         if self.process is not None:
-            t0 = time.perf_counter()
-            self.history.add(frame.index, frame.mono, frame.image)
-            self.history_ms = (time.perf_counter() - t0) * 1000.0
+            if self._keep_history:
+                t0 = time.perf_counter()
+                self.history.add(frame.index, frame.mono, frame.image)
+                self.history_ms = (time.perf_counter() - t0) * 1000.0
             self._vision_slot.put(frame)
 
     # -- vision ------------------------------------------------------------------------------------

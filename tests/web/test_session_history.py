@@ -28,8 +28,9 @@ class Recorder:
         self.histories: list[FrameHistory] = []
         self.observed: list[int] = []
 
-    def use_history(self, history: FrameHistory) -> None:
+    def use_history(self, history: FrameHistory) -> bool:
         self.histories.append(history)
+        return True
 
     def observe(self, obs: TableObservation, frame: Any) -> None:
         self.observed.append(frame.index)
@@ -79,3 +80,17 @@ def test_a_session_without_vision_keeps_no_history(tmp_path: Path) -> None:
     finally:
         ctx.session.stop()
     assert ctx.session.frames == 40 and len(ctx.session.history) == 0
+
+
+def test_an_adapter_that_takes_no_history_gets_no_thumbnails_made(tmp_path: Path) -> None:
+    """Only an adapter that dates events from the skipped frames costs the capture thread their
+    thumbnails (Line-it's adapter takes none)."""
+    settings = Settings(game="lineit", players=("Ana", "Ben"), data_dir=tmp_path, retry_on_end=False)
+    ctx = build_context(settings, source, slow)
+    ctx.session.start()
+    try:
+        assert ctx.session.source_done.wait(10)
+        assert wait_for(lambda: ctx.session.processed > 0)
+    finally:
+        ctx.session.stop()
+    assert ctx.session.frames == 40 and len(ctx.session.history) == 0 and ctx.session.history_ms == 0.0

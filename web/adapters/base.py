@@ -67,10 +67,11 @@ class GameAdapter:
     def tick(self, now: float) -> None:
         """Called by the publishing thread a few times a second."""
 
-    def use_history(self, history: FrameHistory) -> None:
-        """The session's thumbnails of every captured frame (:mod:`web.frame_history`), given
+    def use_history(self, history: FrameHistory) -> bool:
+        """The session's thumbnails of every captured frame (:mod:`web.frame_history`), offered
         once the session runs this adapter; adapters that date events among the frames vision
-        skipped keep it (none here)."""
+        skipped keep it and return True (the session then fills it); none here."""
+        return False
 
     def correct(self, fact: Mapping[str, Any]) -> None:
         """A correction from the table (already logged)."""

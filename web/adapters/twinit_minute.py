@@ -155,8 +155,9 @@ class Minute:
     _spread_from: int | None = None
     """The capture index of the frame vision saw before the spread's first frame."""
 
-    def use_history(self, history: FrameHistory) -> None:
+    def use_history(self, history: FrameHistory) -> bool:
         self.frame_history = history
+        return True
 
     def _spread_seen(self, obs: TableObservation, mono: float) -> bool:
         """Competitive play: the stack was spread; hands over to the minute (``on_spread``) as

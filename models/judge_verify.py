@@ -41,6 +41,13 @@ from models.preprocess import balance_channels, to_portrait
 
 SIZE = 64
 """Working size of the normalised crops (px, square; an oblong card is stretched to it)."""
+HIGH_SIZE = 128
+"""Working size of the high-resolution band (:func:`high_eligible`): a pair of large crops is compared
+at this size, with its own calibrated logistic model, "same" threshold and "different" rule
+(judge_verify.json's ``high``). At 64 px a large card's thin outlines blur away; measured on large
+calibration pairs (120-200 px) a logistic model at 128 px puts 35 % of near-duplicates below its
+lowest genuine pair against 28 % at 64 px, and on the real SET crops (171 px, a check never fitted
+on) the 99th percentile separates genuine pairs from one-attribute pairs with AUC 0.90 against 0.86."""
 BORDER = 0.1
 """Share of each side left out of the difference (rounded corners, the finder's corner error)."""
 GAIN_CELLS = 4
@@ -163,10 +170,25 @@ def view(crop: np.ndarray, square: bool) -> VerifyView:
     return view_of_source(source(crop), square)
 
 
-def source(crop: np.ndarray) -> np.ndarray:
-    """What the view is built from: the checked crop upright and shrunk to (SIZE, SIZE, 3) uint8
-    (12 KB; a signature keeps it and builds the view only when a pair needs it)."""
-    return cv2.resize(to_portrait(crop), (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+def source(crop: np.ndarray, size: int = SIZE) -> np.ndarray:
+    """What the view is built from: the checked crop upright and shrunk to (size, size, 3) uint8
+    (12 KB at :data:`SIZE`; a signature keeps it and builds the view only when a pair needs it)."""
+    return cv2.resize(to_portrait(crop), (size, size), interpolation=cv2.INTER_AREA)
+
+
+def high_eligible(short_side: float, high: dict | None, source_px: float | None = None) -> bool:
+    """Whether a crop may be compared in the high-resolution band (``high``: judge_verify.json's
+    ``high``; None: no such band): its effective resolution (the card's shorter side in the camera
+    frame where known, ``source_px``; else the crop's own shorter side when it lies within the sizes
+    the band was calibrated on, ``high["max_px"]``: a larger crop may have been resampled from a small
+    card) and the crop's own shorter side both reach ``high["from_px"]``. A pair goes to the band only
+    when both its crops do."""
+    if high is None:
+        return False
+    lo = float(high["from_px"])
+    if source_px is None:
+        return lo <= float(short_side) <= float(high["max_px"])
+    return float(source_px) >= lo and float(short_side) >= lo
 
 
 def view_of_source(small: np.ndarray, square: bool) -> VerifyView:
@@ -198,14 +220,16 @@ def register_checked(ga: np.ndarray, gb: np.ndarray) -> tuple[np.ndarray, bool]:
         w = np.eye(2, 3, dtype=np.float32)
         converged = False
     w = w.copy()
-    w[:, 2] *= SIZE / ga.shape[0]
+    # The grey is the working size halved (pyrDown: its size rounded up); the map is at full size.
+    w[:, 2] *= 2.0
     return w, converged
 
 
 def gain_field(a: np.ndarray, b: np.ndarray, log_a: np.ndarray | None = None) -> np.ndarray:
     """Per-channel multiplicative field that brings b's light to a's (smooth, robust to a local change).
     ``log_a``: ``log(a + 0.05)`` when the caller has it already."""
-    c = SIZE // GAIN_CELLS
+    size = a.shape[0]
+    c = size // GAIN_CELLS
     n = c * c
     ratio = (np.log(a + 0.05) if log_a is None else log_a) - np.log(b + 0.05)
     # Each cell's values last and contiguous; the median of an even count (as np.median): the mean of
@@ -218,7 +242,7 @@ def gain_field(a: np.ndarray, b: np.ndarray, log_a: np.ndarray | None = None) ->
     part = np.partition(cells, (n // 2 - 1, n // 2), axis=-1)
     g = ((part[..., n // 2 - 1] + part[..., n // 2]) * np.float32(0.5)).astype(np.float32)
     g = cv2.medianBlur(g, 3)
-    return np.exp(cv2.resize(g, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR))
+    return np.exp(cv2.resize(g, (size, size), interpolation=cv2.INTER_LINEAR))
 
 
 def _envelope_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -235,15 +259,16 @@ def difference_map(
 ) -> np.ndarray:
     """Per-pixel difference of a and b warped onto it, light evened out, inner region only.
     ``blurred_a``: (a blurred, log of it + 0.05) when the caller has them already (:func:`prepare`)."""
+    size = a.shape[0]
     bw = cv2.warpAffine(
-        b, warp, (SIZE, SIZE), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        b, warp, (size, size), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
     )
     a, log_a = prepare(a) if blurred_a is None else blurred_a
     bw = cv2.GaussianBlur(bw, (0, 0), BLUR)
     bw = bw * gain_field(a, bw, log_a)
     d = np.maximum(_envelope_distance(a, bw), _envelope_distance(bw, a))
-    m = round(BORDER * SIZE)
-    return d[m : SIZE - m, m : SIZE - m]
+    m = round(BORDER * size)
+    return d[m : size - m, m : size - m]
 
 
 def prepare(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -273,11 +298,12 @@ def content(img: np.ndarray) -> np.ndarray:
     g = cv2.GaussianBlur(img, (0, 0), BLUR)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    m = round(BORDER * SIZE)
-    inner = (slice(m, SIZE - m), slice(m, SIZE - m))
+    size = img.shape[0]
+    m = round(BORDER * size)
+    inner = (slice(m, size - m), slice(m, size - m))
     s0, s1, s2 = cv2.split(gx * gx + gy * gy)
     magnitude = np.sqrt(s0 + s1 + s2)[inner]
-    n = SIZE * SIZE
+    n = size * size
     dev = None
     for ch in cv2.split(g):
         part = np.partition(ch.reshape(-1), (n // 2 - 1, n // 2))

@@ -67,6 +67,18 @@ class VerifyConfig:
     different_margin: float | None = DIFFERENT_MARGIN
     """The "different" rule's margin (:data:`DIFFERENT_MARGIN`); None: no such rule ("different" stays
     the net's call)."""
+    high_size: int | None = jv.HIGH_SIZE
+    """Working size of the high-resolution band (:data:`models.judge_verify.HIGH_SIZE`); None: no such
+    band (every pair at :data:`models.judge_verify.SIZE`)."""
+    high_from_px: int = 120
+    """The band takes pairs whose crops are both at least this large (px, shorter side)..."""
+    high_max_px: int = 200
+    """...and draws its calibration crops up to this size (a crop of unknown source larger than it
+    stays out of the band)."""
+    high_fit_pairs: int = 2000
+    high_calibration_pairs: int = 4400
+    """Pairs of large crops for the band's logistic model and for its thresholds (drawn as the other
+    pairs: about 45 % genuine and 25 % near-duplicates)."""
 
 
 BAND_EDGES_PX = (60.0, 80.0, 100.0)
@@ -80,10 +92,16 @@ rule may fire on (the lowest of fewer is a weaker bound); a thinner band keeps t
 SIDE_BANDS = ((44, 60), (60, 80), (80, 100), (100, 121))
 """Bands of the smaller crop's true side (px) the calibration reports on."""
 
+HIGH_SEED_OFFSET = 1000
+"""The high band's pairs are drawn from ``fit_seed`` and ``calibration_seed`` plus this (other pairs
+than the small crops')."""
+
 CONFIGS = {
     "full": VerifyConfig(),
-    "quick": VerifyConfig(fit_pairs=500, calibration_pairs=1000),
-    "tiny": VerifyConfig(fit_pairs=60, calibration_pairs=60),
+    "quick": VerifyConfig(
+        fit_pairs=500, calibration_pairs=1000, high_fit_pairs=500, high_calibration_pairs=1000
+    ),
+    "tiny": VerifyConfig(fit_pairs=60, calibration_pairs=60, high_fit_pairs=60, high_calibration_pairs=60),
 }
 
 Pair = tuple[np.ndarray, np.ndarray, bool, str]
@@ -146,17 +164,23 @@ def net_logits(model_dir: Path, pairs: Sequence[Pair]) -> tuple[np.ndarray, list
 
 
 def verifier_evidence(
-    pairs: Sequence[Pair], ms: list[float] | None = None, tried: Sequence[np.ndarray] | None = None
+    pairs: Sequence[Pair],
+    ms: list[float] | None = None,
+    tried: Sequence[np.ndarray] | None = None,
+    size: int = jv.SIZE,
 ) -> np.ndarray:
     """(n, len(FEATURES)) evidence of each pair (crops of different shapes: +inf, never the same),
     at the relative turns ``tried`` of each pair (every turn when None); ``ms`` collects the
     milliseconds of each comparison, building both views from the shrunk crops included (as a pair
-    of fresh signatures pays at run time)."""
-    return verifier_measures(pairs, ms, tried)[0]
+    of fresh signatures pays at run time); ``size``: the working size."""
+    return verifier_measures(pairs, ms, tried, size)[0]
 
 
 def verifier_measures(
-    pairs: Sequence[Pair], ms: list[float] | None = None, tried: Sequence[np.ndarray] | None = None
+    pairs: Sequence[Pair],
+    ms: list[float] | None = None,
+    tried: Sequence[np.ndarray] | None = None,
+    size: int = jv.SIZE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`verifier_evidence`, and whether each pair's registrations converged
     (:attr:`models.judge_verify.Measurement.registered`; False for crops of different shapes)."""
@@ -165,7 +189,7 @@ def verifier_measures(
     for k, (ca, cb, _, _) in enumerate(pairs):
         sa, sb = is_square(ca), is_square(cb)
         if sa == sb:
-            src_a, src_b = jv.source(ca), jv.source(cb)
+            src_a, src_b = jv.source(ca, size), jv.source(cb, size)
             t0 = time.perf_counter()
             va, vb = jv.view_of_source(src_a, sa), jv.view_of_source(src_b, sb)
             m = jv.measure(va, vb, None if tried is None else tried[k])
@@ -219,20 +243,40 @@ def score(
     gate: float,
     ms: list[float] | None = None,
     measure_from: float | None = None,
+    size: int = jv.SIZE,
 ) -> Scored:
     """The net's score of each pair; the verifier measures those the net gives at least
-    ``measure_from`` (default ``gate``; the "different" rule needs those below the gate too)."""
+    ``measure_from`` (default ``gate``; the "different" rule needs those below the gate too), at the
+    working size ``size``."""
+    return score_sizes(model_dir, pairs, gate, (size,), ms, measure_from)[0]
+
+
+def score_sizes(
+    model_dir: Path,
+    pairs: Sequence[Pair],
+    gate: float,
+    sizes: Sequence[int],
+    ms: list[float] | None = None,
+    measure_from: float | None = None,
+) -> list[Scored]:
+    """:func:`score` at each working size of ``sizes`` (the net scores the pairs once); ``ms``
+    collects the verifier's milliseconds at the first size."""
     z, tried = net_logits(model_dir, pairs)
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
     gated = p >= gate
-    ev = np.full((len(pairs), len(jv.FEATURES)), np.inf)
-    registered = np.zeros(len(pairs), bool)
     idx = np.flatnonzero(p >= (gate if measure_from is None else min(measure_from, gate)))
-    ev[idx], registered[idx] = verifier_measures([pairs[i] for i in idx], ms, [tried[i] for i in idx])
     sides = np.asarray([[min(a.shape[:2]), min(b.shape[:2])] for a, b, _, _ in pairs], np.float64)
     same = np.asarray([pr[2] for pr in pairs])
     kinds = np.asarray([pr[3] for pr in pairs])
-    return Scored(same, kinds, p, gated, ev, z, sides.min(axis=1), sides, registered)
+    out = []
+    for k, size in enumerate(sizes):
+        ev = np.full((len(pairs), len(jv.FEATURES)), np.inf)
+        registered = np.zeros(len(pairs), bool)
+        ev[idx], registered[idx] = verifier_measures(
+            [pairs[i] for i in idx], ms if k == 0 else None, [tried[i] for i in idx], size
+        )
+        out.append(Scored(same, kinds, p, gated, ev, z, sides.min(axis=1), sides, registered))
+    return out
 
 
 def combined_p(
@@ -546,10 +590,108 @@ def calibrate_verifier(
         "judge_sha256": {name: sha256(model_dir / name) for name in JUDGE.onnx},
         "seconds": round(time.perf_counter() - t0, 1),
     }
+    if cfg.high_size is not None:
+        settings["high"] = calibrate_high(
+            model_dir, decks, cfg, settings, target, different_below, net_same_at
+        )
+        settings["seconds"] = round(time.perf_counter() - t0, 1)
     path = Path(out_dir or model_dir) / VERIFY_META
     path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
     log.info("judge verifier validation %s (net alone %s)", validation, net_alone)
     return settings
+
+
+def calibrate_high(
+    model_dir: Path,
+    decks: Sequence[PatternDeck],
+    cfg: VerifyConfig,
+    small: dict,
+    target: float,
+    different_below: float,
+    net_same_at: float,
+) -> dict:
+    """The high-resolution band (judge_verify.json's ``high``): pairs of crops of
+    ``cfg.high_from_px``..``cfg.high_max_px`` px drawn as the other pairs (their own seeds), compared at
+    ``cfg.high_size``; its own logistic model (first set), "different" rule and "same" threshold
+    (second set, by the same rules as the small crops' global ones), and the logit offset that puts that
+    threshold onto the small crops' global one (``small``: their settings). Also how the small crops'
+    verifier (at :data:`models.judge_verify.SIZE`, as the judge applied it to such pairs before the band)
+    judges the same second set."""
+    t0 = time.perf_counter()
+    size = int(cfg.high_size or jv.HIGH_SIZE)
+    aug = AugmentConfig(min_px=cfg.high_from_px, max_px=cfg.high_max_px)
+    measure_from = None if cfg.different_margin is None else different_below
+    fit_pairs = draw_pairs(decks, cfg.high_fit_pairs, cfg.fit_seed + HIGH_SEED_OFFSET, aug)
+    fit = score(model_dir, fit_pairs, cfg.gate, None, measure_from, size)
+    ok = fit.gated & np.isfinite(fit.evidence).all(axis=1)
+    if ok.sum() < 4 or len(set(fit.same[ok].tolist())) < 2:
+        raise ValueError(f"judge verifier: too few gated large pairs of both kinds to fit ({int(ok.sum())})")
+    model = fit_logistic(
+        jv.design_row(fit.net_logit[ok], fit.evidence[ok]), fit.same[ok].astype(float), cfg.l2
+    )
+    log.info(
+        "judge verifier's high band fitted on %d gated pairs (%.0f s)",
+        int(ok.sum()),
+        time.perf_counter() - t0,
+    )
+    ms: list[float] = []
+    cal_pairs = draw_pairs(decks, cfg.high_calibration_pairs, cfg.calibration_seed + HIGH_SEED_OFFSET, aug)
+    cal, cal_small = score_sizes(model_dir, cal_pairs, cfg.gate, (size, jv.SIZE), ms, measure_from)
+    rule = (
+        None
+        if cfg.different_margin is None
+        else different_rule(cal, model, different_below, cfg.different_margin)
+    )
+    p_own = apply_different(cal, combined_p(cal, model, different_below), model, different_below, rule)
+    own_same_at = same_threshold(p_own, cal.same, target, cfg.gate)
+    global_same_at = float(small["same_at_or_above"])
+    offset = _logit(global_same_at) - _logit(own_same_at)
+    p = apply_different(cal, combined_p(cal, model, different_below, offset), model, different_below, rule)
+    p_fit = apply_different(
+        fit, combined_p(fit, model, different_below, offset), model, different_below, rule
+    )
+    if rule is not None:
+        rule["fit_set_fired"] = fired(fit, different_logits(fit, model, different_below), rule)
+    # Before the band: the small crops' verifier on the same pairs, as the judge applied it to them.
+    res = small["resolution"]
+    px = cal_small.effective_px(res)
+    small_model = small["combination"]
+    p_before = apply_different(
+        cal_small,
+        combined_p(cal_small, small_model, different_below, np.asarray([jv.band_offset(v, res) for v in px])),
+        small_model,
+        different_below,
+        small.get("different"),
+        px,
+    )
+    return {
+        "from_px": cfg.high_from_px,
+        "max_px": cfg.high_max_px,
+        "size": size,
+        "seeds": [cfg.fit_seed + HIGH_SEED_OFFSET, cfg.calibration_seed + HIGH_SEED_OFFSET],
+        "pairs": [len(fit_pairs), len(cal_pairs)],
+        "combination": model,
+        "own_same_at_or_above": own_same_at,
+        "offset": offset,
+        **({} if rule is None else {"different": rule | {"measured_from": different_below}}),
+        "validation": summary(cal, p, global_same_at, different_below),
+        "validation_without_different": summary(
+            cal, combined_p(cal, model, different_below, offset), global_same_at, different_below
+        ),
+        "small_verifier_validation": summary(cal_small, p_before, global_same_at, different_below),
+        "net_alone_validation": summary(cal, cal.net_p, net_same_at, different_below),
+        "fit_set_check": summary(fit, p_fit, global_same_at, different_below),
+        "gated_share": float(np.mean(cal.gated)),
+        "measured_share": float(np.mean(np.isfinite(cal.evidence).all(axis=1))),
+        "ms_per_pair": {
+            "median": round(float(np.median(ms)), 3) if ms else None,
+            "p95": round(float(np.percentile(ms, 95)), 3) if ms else None,
+            "note": f"one thread, crops of {cfg.high_from_px}..{cfg.high_max_px} px compared at {size} px,"
+            f" on the machine that calibrated (load average {os.getloadavg()[0]:.1f} at the end)",
+        },
+        "evidence_quantiles": {"q": list(QUANTILES), **evidence_quantiles(cal)},
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
 
 
 VERIFY_CARD = "judge_verify.md"
@@ -665,6 +807,54 @@ def _different_band_lines(rule: dict) -> list[str]:
     return [*lines, ""]
 
 
+def _high_lines(settings: dict) -> list[str]:
+    """The card's section on the high-resolution band (none without it)."""
+    high = settings.get("high")
+    if high is None:
+        return []
+    rule = high.get("different")
+    lines = [
+        "## High-resolution band",
+        "",
+        f"A pair whose crops both have an effective resolution of at least {high['from_px']} px (the card's"
+        " shorter side in the camera frame where the caller passes it, and the crop's own shorter side;"
+        f" a crop of unknown source only up to {high['max_px']} px, the largest calibrated) is compared at"
+        f" {high['size']} px instead of {settings['verifier']['size']}, with its own logistic model,"
+        " fitted on"
+        f" {high['pairs'][0]} pairs of crops of {high['from_px']}-{high['max_px']} px drawn from the same"
+        f" decks (seed {high['seeds'][0]}), and its own thresholds, set on {high['pairs'][1]} more (seed"
+        f' {high["seeds"][1]}) by the same rules as above: "same" at p_same >='
+        f" {high['own_same_at_or_above']:.6f} of its model, moved onto the global threshold by a logit"
+        f" offset of {high['offset']:.3f}",
+    ]
+    if rule is not None:
+        lines[-1] += (
+            f'; "different" where both registrations converged and its logit of "same" lies below'
+            f" {rule['logit_below']:.3f} (its lowest genuine pair's {rule['genuine_lowest_logit']:.3f} less"
+            f" {rule['margin']}). Fired on, calibration set: "
+            + ", ".join(f"{k} {v['fired']} of {v['pairs']}" for k, v in rule["calibration_fired"].items())
+            + "; first set: "
+            + ", ".join(f"{k} {v['fired']} of {v['pairs']}" for k, v in rule.get("fit_set_fired", {}).items())
+        )
+    lines[-1] += "."
+    lines += [
+        "",
+        "The band's calibration set (second set):",
+        "",
+        f"- net alone: `{json.dumps(high['net_alone_validation'])}`",
+        "- the small crops' verifier (at"
+        f" {settings['verifier']['size']} px, as the judge applied it to these pairs before the band):"
+        f" `{json.dumps(high['small_verifier_validation'])}`",
+        f'- the band, without its "different" rule: `{json.dumps(high["validation_without_different"])}`',
+        f"- the band: `{json.dumps(high['validation'])}`",
+        f"- the band on its first set (its logistic's own pairs): `{json.dumps(high['fit_set_check'])}`",
+        f"- share of pairs measured: {high['measured_share']:.3f}; verifier per measured pair:"
+        f" `{json.dumps(high['ms_per_pair'])}` ms ({high['seconds']} s)",
+        "",
+    ]
+    return lines
+
+
 def write_verify_card(settings: dict, out_dir: Path) -> Path:
     """A short card of the verifier beside the judge's, from its settings."""
     v = settings["verifier"]
@@ -696,6 +886,7 @@ def write_verify_card(settings: dict, out_dir: Path) -> Path:
         f" ({settings['seconds']} s).",
         "",
         *_resolution_lines(settings),
+        *_high_lines(settings),
         "## Calibration set (held-out decks, net alone -> with the verifier)",
         f"- net alone: `{json.dumps(settings['net_alone_validation'])}`",
         "- with the verifier, one global threshold:"

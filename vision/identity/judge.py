@@ -22,7 +22,10 @@ by a margin); it then also measures the pairs the net leaves uncertain below the
 is surer on sharp, large crops than on small ones: each crop's effective resolution
 (:func:`models.judge_verify.effective_px`: the card's size in the camera frame where known) puts a pair
 in a resolution band, and a band whose
-calibration near-duplicates allow it gets a logit offset (its own, lower "same" threshold).
+calibration near-duplicates allow it gets a logit offset (its own, lower "same" threshold). A pair of
+two large crops (:func:`models.judge_verify.high_eligible`, where judge_verify.json has a ``high``
+band) is compared at the high band's working size instead, with that band's own logistic model,
+"different" rule and a logit offset that puts its own "same" threshold onto the global one.
 """
 
 from __future__ import annotations
@@ -64,30 +67,46 @@ class LazyView:
     pairs compare (about 0.2 ms and 52 KB each). A lock makes two threads that ask at once build the
     view once; after that, reading it takes no lock."""
 
-    __slots__ = ("_lock", "_source", "_square", "_view")
+    __slots__ = ("_high", "_high_view", "_lock", "_source", "_square", "_view")
 
-    def __init__(self, source: np.ndarray, square: bool) -> None:
+    def __init__(self, source: np.ndarray, square: bool, high: np.ndarray | None = None) -> None:
         self._source = source
         self._square = square
+        self._high = high
+        """The crop shrunk to the high-resolution band's working size (None: the crop is not eligible)."""
         self._view: jv.VerifyView | None = None
+        self._high_view: jv.VerifyView | None = None
         self._lock = threading.Lock()
 
     @property
     def built(self) -> bool:
-        return self._view is not None
+        return self._view is not None or self._high_view is not None
 
-    def get(self) -> jv.VerifyView:
-        view = self._view
+    @property
+    def has_high(self) -> bool:
+        """Whether the crop may be compared in the high-resolution band."""
+        return self._high is not None
+
+    def get(self, high: bool = False) -> jv.VerifyView:
+        """The view at the verifier's working size, or (``high``) at the high band's."""
+        view = self._high_view if high else self._view
         if view is None:
             with self._lock:
-                if self._view is None:
-                    self._view = jv.view_of_source(self._source, self._square)
-                view = self._view
+                if high:
+                    if self._high is None:
+                        raise ValueError("judge verifier: this crop has no high-resolution view")
+                    if self._high_view is None:
+                        self._high_view = jv.view_of_source(self._high, self._square)
+                    view = self._high_view
+                else:
+                    if self._view is None:
+                        self._view = jv.view_of_source(self._source, self._square)
+                    view = self._view
         return view
 
     def unbuilt(self) -> LazyView:
         """A fresh holder of the same crop, its view not built yet (to measure what building costs)."""
-        return LazyView(self._source, self._square)
+        return LazyView(self._source, self._square, self._high)
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,6 +142,10 @@ def load_verifier(folder: Path, net_meta: dict) -> dict | None:
         settings = json.loads(path.read_text(encoding="utf-8"))
         fitted_for = settings["judge_sha256"]
         float(settings["same_at_or_above"]), float(settings["gate"]), settings["combination"]["weights"]
+        high = settings.get("high")
+        if high is not None:
+            float(high["from_px"]), float(high["max_px"]), int(high["size"]), float(high["offset"])
+            high["combination"]["weights"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("%s unreadable (%s): the judge's net judges alone", path, exc.__class__.__name__)
         return None
@@ -157,12 +180,15 @@ class PatternJudge:
         self.verifier = load_verifier(MODEL_DIR if model_dir is None else Path(model_dir), self.meta)
         self.net_same_at = self.same_at
         self.resolution: dict | None = None
+        self.high: dict | None = None
+        """The high-resolution band's settings (judge_verify.json's ``high``), None without it."""
         self._below_different = float(np.nextafter(self.different_below, 0.0))
         self.gate = self.measure_from = 1.0
         if self.verifier is not None:
             self.same_at = float(self.verifier["same_at_or_above"])
             self.gate = float(self.verifier["gate"])
             self.resolution = self.verifier.get("resolution")
+            self.high = self.verifier.get("high")
             # With a "different" rule, the verifier also measures the pairs the net leaves uncertain
             # below the gate (it can call them different, never same).
             self.measure_from = self.gate if "different" not in self.verifier else self.different_below
@@ -175,7 +201,13 @@ class PatternJudge:
         except ValueError as exc:
             raise InputError(str(exc)) from exc
         square = is_square(crop)
-        view = LazyView(jv.source(crop), square) if self.verifier is not None else None
+        view = None
+        if self.verifier is not None:
+            high = None
+            if jv.high_eligible(min(crop.shape[:2]), self.high, source_px):
+                assert self.high is not None
+                high = jv.source(crop, int(self.high["size"]))
+            view = LazyView(jv.source(crop), square, high)
         px = 0.0
         if self.resolution is not None:
             px = jv.effective_px(min(crop.shape[:2]), self.resolution, source_px)
@@ -246,18 +278,24 @@ class PatternJudge:
                 p[k] = 0.0
                 continue
             tried = jv.net_turn_order(self._head_fn, a.turns, b.turns, self.views)[: jv.TURNS_TRIED]
-            m = jv.measure(a.lazy_view.get(), b.lazy_view.get(), tried)
-            if jv.says_different(float(z[k]), m, self.verifier, min(a.px, b.px)):
+            # A pair of two large crops: the high-resolution band, its own model, rules and offset.
+            high = self.high is not None and a.lazy_view.has_high and b.lazy_view.has_high
+            settings = self.high if high else self.verifier
+            assert settings is not None
+            m = jv.measure(a.lazy_view.get(high), b.lazy_view.get(high), tried)
+            if jv.says_different(float(z[k]), m, settings, 0.0 if high else min(a.px, b.px)):
                 p[k] = min(
-                    jv.combined_p(z[k : k + 1], m.evidence[None, :], self.verifier["combination"], 0.0)[0],
+                    jv.combined_p(z[k : k + 1], m.evidence[None, :], settings["combination"], 0.0)[0],
                     self._below_different,
                 )
             elif p[k] >= self.gate:
-                offset = jv.band_offset(min(a.px, b.px), self.resolution)
+                offset = (
+                    float(settings["offset"]) if high else jv.band_offset(min(a.px, b.px), self.resolution)
+                )
                 p[k] = jv.combined_p(
                     z[k : k + 1],
                     m.evidence[None, :],
-                    self.verifier["combination"],
+                    settings["combination"],
                     self.different_below,
                     offset,
                 )[0]

@@ -1,0 +1,122 @@
+"""The verifier's high-resolution band: a pair of two large crops is compared at a larger working size,
+with its own logistic model, "same" threshold (as a logit offset) and "different" rule."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models import judge_verify as jv
+from models.files import JUDGE, MODEL_DIR
+from models.training import judge_verify as tv
+from models.training.augment import AugmentConfig, camera_crop
+from models.training.patterns import ProceduralPatternDeck
+from vision.identity import PatternJudge
+from vision.identity import render_decks as rd
+from vision.identity.judge import VERIFY_FILE
+
+AT_170 = AugmentConfig(min_px=165, max_px=175, corner_jitter=0.01, max_rotation_deg=2.0, light=0.3)
+BAND = {"from_px": 120, "max_px": 200, "size": 128}
+
+
+@pytest.fixture(scope="module")
+def deck() -> rd.RenderedTwinItDeck:
+    return rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+
+
+def _crop(deck: rd.RenderedTwinItDeck, pattern: str, seed: int, aug: AugmentConfig = AT_170) -> np.ndarray:
+    return camera_crop(rd.shrink(deck.image(pattern), 220), np.random.default_rng(seed), aug)
+
+
+def test_a_crop_enters_the_band_by_its_resolution() -> None:
+    assert jv.high_eligible(171, BAND)
+    assert jv.high_eligible(120, BAND)
+    assert not jv.high_eligible(119, BAND)
+    # A crop larger than any calibrated, of unknown source (it may have been resampled from a small card).
+    assert not jv.high_eligible(250, BAND)
+    # The card's size in the camera frame decides where the caller knows it; the crop must be large too.
+    assert jv.high_eligible(250, BAND, source_px=400)
+    assert not jv.high_eligible(160, BAND, source_px=90)
+    assert not jv.high_eligible(100, BAND, source_px=400)
+    assert not jv.high_eligible(171, None)
+
+
+def test_the_working_size_comes_from_the_crops() -> None:
+    """The same code measures at 64 and at 128 px: a view of each size, an evidence of each."""
+    rng = np.random.default_rng(3)
+    crop = rng.integers(0, 255, size=(171, 171, 3), dtype=np.uint8)
+    for size in (jv.SIZE, jv.HIGH_SIZE):
+        v = jv.view_of_source(jv.source(crop, size), True)
+        assert v.turn(0)[0].shape == (size, size, 3)
+        ev = jv.measure(v, v, [0]).evidence
+        assert ev.shape == (len(jv.FEATURES),) and np.isfinite(ev).all()
+        assert ev[0] < 0.05  # a crop against itself: no difference
+
+
+def _judge_with_band(folder: Path, band: dict | None) -> PatternJudge:
+    folder.mkdir()
+    for name in (*JUDGE.onnx, JUDGE.meta):
+        shutil.copy(MODEL_DIR / name, folder / name)
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    settings.pop("high", None)
+    if band is not None:
+        settings["high"] = band
+    (folder / VERIFY_FILE).write_text(json.dumps(settings), encoding="utf-8")
+    return PatternJudge(folder)
+
+
+def test_a_pair_of_large_crops_is_judged_by_the_band_and_a_mixed_pair_is_not(tmp_path: Path, deck) -> None:
+    """Wiring: with a band whose model is the small crops' own and whose offset is 1 logit, a pair of
+    two 170 px crops gets the combination of its evidence measured at 128 px plus that offset; a pair
+    with one 100 px crop is measured at 64 px as before the band."""
+    small = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    band = BAND | {"combination": small["combination"], "offset": 1.0}
+    judge = _judge_with_band(tmp_path / "band", band)
+    plain = _judge_with_band(tmp_path / "plain", None)
+    pattern = deck.patterns[0]
+    a, b = _crop(deck, pattern, 1), _crop(deck, pattern, 2)
+    c = _crop(deck, pattern, 3, AugmentConfig(min_px=100, max_px=100, light=0.3))
+    sa, sb, sc = judge.signatures([a, b, c])
+    assert sa.lazy_view.has_high and sb.lazy_view.has_high and not sc.lazy_view.has_high
+    z = judge.platt[0] * judge.best_logits([(sa, sb)]) + judge.platt[1]
+    assert 1 / (1 + np.exp(-z[0])) >= judge.gate
+    tried = jv.net_turn_order(judge._head_fn, sa.turns, sb.turns, judge.views)[: jv.TURNS_TRIED]
+    ev = jv.measure(sa.lazy_view.get(True), sb.lazy_view.get(True), tried).evidence
+    want = jv.combined_p(z, ev[None, :], band["combination"], judge.different_below, 1.0)[0]
+    got = judge.p_same_many([(sa, sb)])[0]
+    assert got == pytest.approx(want, rel=1e-9)
+    ev64 = jv.measure(sa.lazy_view.get(), sb.lazy_view.get(), tried).evidence
+    assert not np.allclose(ev, ev64)
+    # The judge without the band: the same pair at 64 px, its global threshold.
+    pa, pb, pc = plain.signatures([a, b, c])
+    assert not pa.lazy_view.has_high
+    assert plain.p_same_many([(pa, pb)])[0] == pytest.approx(
+        jv.combined_p(z, ev64[None, :], small["combination"], judge.different_below, 0.0)[0], rel=1e-9
+    )
+    # A mixed pair (one crop under the band): as without the band.
+    assert judge.p_same_many([(sa, sc)])[0] == pytest.approx(plain.p_same_many([(pa, pc)])[0], rel=1e-9)
+
+
+def test_calibration_writes_the_band_and_its_card(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    folder.mkdir()
+    for name in (*JUDGE.onnx, JUDGE.meta):
+        shutil.copy(MODEL_DIR / name, folder / name)
+    settings = tv.calibrate_verifier(folder, [ProceduralPatternDeck(500, 6, 64)], tv.CONFIGS["tiny"], "tiny")
+    high = settings["high"]
+    assert high["size"] == jv.HIGH_SIZE and high["from_px"] == 120 and high["max_px"] == 200
+    assert high["pairs"] == [tv.CONFIGS["tiny"].high_fit_pairs, tv.CONFIGS["tiny"].high_calibration_pairs]
+    # The offset puts the band's own "same" threshold onto the global one.
+    own, glob = high["own_same_at_or_above"], settings["same_at_or_above"]
+    assert np.log(own / (1 - own)) + high["offset"] == pytest.approx(np.log(glob / (1 - glob)))
+    if "different" in high:
+        assert high["different"]["calibration_fired"]["same"]["fired"] == 0
+    for key in ("validation", "small_verifier_validation", "net_alone_validation", "fit_set_check"):
+        assert high[key]["pairs"] > 0
+    card = tv.write_verify_card(settings, folder).read_text(encoding="utf-8")
+    assert "## High-resolution band" in card
+    assert PatternJudge(folder).high is not None

@@ -244,9 +244,15 @@ def _seat_of(blob: np.ndarray, border: int) -> Seat | None:
     return seat if n > 0 else None
 
 
-def _tip(blob: np.ndarray, seat: Seat) -> tuple[float, float]:
-    """The mean point of the blob's far end (the fifth of its extent farthest from its seat)."""
-    ys, xs = np.nonzero(blob)
+def _tip(blob: np.ndarray, seat: Seat, bbox: tuple[int, int, int, int] | None = None) -> tuple[float, float]:
+    """The mean point of the blob's far end (the fifth of its extent farthest from its seat);
+    ``bbox`` (x, y, w, h): a box the blob lies in (only it is looked at)."""
+    if bbox is None:
+        ys, xs = np.nonzero(blob)
+    else:
+        x, y, w, h = bbox
+        ys, xs = np.nonzero(blob[y : y + h, x : x + w])
+        ys, xs = ys + y, xs + x
     if seat is Seat.BOTTOM:
         sel = ys <= ys.min() + 0.2 * (ys.max() - ys.min())
     elif seat is Seat.TOP:
@@ -308,6 +314,41 @@ def quad_coverage(mask: np.ndarray, quad: np.ndarray, scale: float) -> float:
     if total == 0:
         return 0.0
     return float(np.count_nonzero(mask[y0:y1, x0:x1] & inside)) / total
+
+
+def _channel_max(image: np.ndarray) -> np.ndarray:
+    """The largest of a 3-channel uint8 image's channels, per pixel."""
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
+class _BoxedTableMask:
+    """:func:`table_model_mask` of an image, worked out (once, when first asked) only in the box
+    around the nonzero pixels of ``where`` grown by ``grow`` pixels a side: the only pixels a
+    caller looks at (0 elsewhere; the foreground, and what closing it with a 5 x 5 kernel adds,
+    which can reach 2 pixels past its box at the image's border). The table's model is pixel by
+    pixel, so the box's values are the whole image's; without ``colours`` (learned from the image
+    itself) the whole image is worked on."""
+
+    def __init__(
+        self, image: np.ndarray, colours: np.ndarray | None, where: np.ndarray, grow: int = 3
+    ) -> None:
+        self._image, self._colours, self._where, self._grow = image, colours, where, grow
+        self._mask: np.ndarray | None = None
+
+    def mask(self) -> np.ndarray:
+        if self._mask is None:
+            if self._colours is None:
+                self._mask = table_model_mask(self._image, None)
+            else:
+                self._mask = np.zeros(self._image.shape[:2], np.uint8)
+                x, y, w, h = cv2.boundingRect(self._where.view(np.uint8))
+                if w and h:
+                    g = self._grow
+                    x0, y0 = max(0, x - g), max(0, y - g)
+                    x1, y1 = min(self._image.shape[1], x + w + g), min(self._image.shape[0], y + h + g)
+                    self._mask[y0:y1, x0:x1] = table_model_mask(self._image[y0:y1, x0:x1], self._colours)
+        return self._mask
 
 
 class HandTracker:
@@ -381,7 +422,10 @@ class HandTracker:
         shadow = self._shadow(low, fg)
         fg[shadow] = 0
         self._card_size = card_size(card_quads, s)
-        ghost = self._ghost(low, fg, colours)
+        # Whether each pixel of ``low`` shows the table's colours, worked out only in the box
+        # around the foreground (nothing outside it is ever asked) and at most once.
+        low_table = _BoxedTableMask(low, colours, fg)
+        ghost = self._ghost(low, fg, colours, low_table)
         fg[ghost] = 0
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -397,8 +441,9 @@ class HandTracker:
         blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int], float, int]] = []
         table_colour: np.ndarray | None = None
         prev = self._prev_low
-        # what changed since the last frame, once for every blob (None: no last frame to compare)
-        change = cv2.absdiff(low, prev).max(axis=2) if prev is not None and prev.shape == low.shape else None
+        # what changed since the last frame (the largest channel change), made once for every
+        # blob when a blob needs it (None: no last frame to compare)
+        change: np.ndarray | None = None
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             if area < min_area:
@@ -410,12 +455,14 @@ class HandTracker:
             if seat is None:
                 continue
             if table_colour is None:
-                table_colour = table_model_mask(low, colours) > 0
+                table_colour = low_table.mask() > 0
             if np.count_nonzero(table_colour & blob) < cfg.min_not_table * area:
                 # Table-coloured where the memory differs: a ghost of something that has left
                 # (a hand that was there when the memory began). The memory takes the table back.
                 self._memory[blob] = low[blob]
                 continue
+            if change is None and prev is not None and prev.shape == low.shape:
+                change = _channel_max(cv2.absdiff(low, prev))
             since = self._still_since(blob, change, timestamp)
             peak = max([int(area)] + [h.peak for h in self._hands if (h.mask & blob).any()])
             if self._left_card(blob, int(area), since, peak, timestamp):
@@ -424,7 +471,7 @@ class HandTracker:
                 log.debug("still card-shaped blob at %s: a card, not a hand", (int(x), int(y)))
                 self._memory[blob] = low[blob]
                 continue
-            blob = self._fill_holes(blob)
+            blob = self._fill_holes(blob, (int(x), int(y), int(w), int(h)))
             blobs.append((blob, seat, (int(x), int(y), int(w), int(h)), since, peak))
 
         hand_mask = np.zeros((lh, lw), bool)
@@ -435,8 +482,10 @@ class HandTracker:
         near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
         rate = np.where(fg.astype(bool), cfg.absorb_rate, cfg.learn_rate).astype(np.float32)
         rate[near_hand | shadow] = 0.0
-        rate3 = rate[..., None]
-        self._memory += rate3 * (low.astype(np.float32) - self._memory)
+        step = low.astype(np.float32)
+        np.subtract(step, self._memory, out=step)
+        step *= rate[..., None]
+        self._memory += step
 
         self._prev_low = low
         hands = self._match(blobs)
@@ -447,7 +496,7 @@ class HandTracker:
         prev = {h.hand_id: h for h in self._hands}
         cover_of: dict[int, tuple[float, _Hand]] = {}
         for hand in hands:
-            hand.tip = _tip(hand.mask, hand.seat)
+            hand.tip = _tip(hand.mask, hand.seat, hand.bbox)
             covered = set()
             # The mask itself (its shadow left out of it): a card is covered by what is truly over it.
             for tid, q in card_quads.items():
@@ -491,22 +540,25 @@ class HandTracker:
             )
             for h in hands
         )
-        full = cv2.resize(hand_mask.astype(np.uint8), self._size, interpolation=cv2.INTER_NEAREST).astype(
-            bool
-        )
+        full = cv2.resize(hand_mask.view(np.uint8), self._size, interpolation=cv2.INTER_NEAREST).view(bool)
         return HandResult(obs, tuple(events), full, hand_mask, s, carried)
 
-    def _fill_holes(self, blob: np.ndarray) -> np.ndarray:
+    def _fill_holes(self, blob: np.ndarray, bbox: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """The blob (bool, working resolution) with the holes it closes all round filled, each at
         most ``hole_max`` cards' area: a palm lying flat on a card of the palm's colour (a cream
         card under a pale hand) matches the memory there, and would leave a card-shaped hole just
         where the hand hides a card. A region the blob does not close (open to the image's
-        border) is no hole."""
-        outside = (~blob).astype(np.uint8)
+        border) is no hole. ``bbox`` (x, y, w, h): a box the blob lies in; only it is looked at,
+        with a rim of outside around it (a region that reaches the box's edge reaches the
+        image's border through what lies outside the box, all outside the blob)."""
+        bx, by, bw, bh = bbox if bbox is not None else (0, 0, blob.shape[1], blob.shape[0])
+        outside = cv2.copyMakeBorder(
+            (~blob[by : by + bh, bx : bx + bw]).view(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1
+        )
         n, labels, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=4)
         if n <= 2:
             return blob
-        lh, lw = blob.shape
+        lh, lw = outside.shape
         x, y, w, h, area = (stats[:, k] for k in range(5))
         open_ = (x == 0) | (y == 0) | (x + w == lw) | (y + h == lh)
         card = self._card_size[1] if self._card_size is not None else 0.01 * blob.size
@@ -514,9 +566,17 @@ class HandTracker:
         hole[0] = False
         if not hole.any():
             return blob
-        return blob | hole[labels]
+        out = blob.copy()
+        out[by : by + bh, bx : bx + bw] |= hole[labels[1:-1, 1:-1]]
+        return out
 
-    def _ghost(self, low: np.ndarray, fg: np.ndarray, colours: np.ndarray | None) -> np.ndarray:
+    def _ghost(
+        self,
+        low: np.ndarray,
+        fg: np.ndarray,
+        colours: np.ndarray | None,
+        low_table: _BoxedTableMask | None = None,
+    ) -> np.ndarray:
         """The foreground pixels (bool, working resolution) that show the table's own colours where
         the memory does not: the place of a card that has left (slid away beside a hand, swept
         off), not a hand: a region of at least ``ghost_min`` of a card (a few pixels of a hand's
@@ -525,12 +585,21 @@ class HandTracker:
         if not fg.any():
             return np.zeros(fg.shape, bool)
         assert self._memory is not None
-        now_table = table_model_mask(low, colours) == 0
-        was_card = table_model_mask(self._memory.astype(np.uint8), colours) > 0
-        ghost = ((fg > 0) & now_table & was_card).astype(np.uint8)
+        low_table = low_table or _BoxedTableMask(low, colours, fg)
+        ghost = ((fg > 0) & (low_table.mask() == 0)).view(np.uint8)
+        # The memory's colours matter only where the frame's are the table's, in the foreground.
+        x, y, w, h = cv2.boundingRect(ghost)
+        if colours is None:
+            was_card = table_model_mask(self._memory.astype(np.uint8), colours) > 0
+            ghost &= was_card
+        elif w and h:
+            box = ghost[y : y + h, x : x + w]
+            box &= table_model_mask(self._memory[y : y + h, x : x + w].astype(np.uint8), colours) > 0
         # A card's place, not a few pixels of a hand's shading: opened, and a region of at
         # least ``ghost_min`` of a card's area.
         ghost = cv2.morphologyEx(ghost, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if not cv2.countNonZero(ghost):
+            return np.zeros(fg.shape, bool)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(ghost, connectivity=8)
         if n <= 1:
             return np.zeros(fg.shape, bool)
@@ -551,7 +620,8 @@ class HandTracker:
         rim = (cv2.dilate((fg == 0).astype(np.uint8), np.ones((k, k), np.uint8)) > 0) & (fg > 0)
         ys, xs = np.nonzero(rim)
         ratio = (low[ys, xs].astype(np.float32) + 1.0) / (self._memory[ys, xs] + 1.0)
-        lo, hi = ratio.min(axis=1), ratio.max(axis=1)
+        r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]
+        lo, hi = np.minimum(np.minimum(r0, r1), r2), np.maximum(np.maximum(r0, r1), r2)
         dim = (hi <= cfg.shadow_max_ratio) & (lo >= cfg.shadow_min_ratio) & (hi - lo <= cfg.shadow_hue)
         out = np.zeros(fg.shape, bool)
         out[ys[dim], xs[dim]] = True

@@ -119,6 +119,7 @@ class FrameHistory:
         quads: Sequence[np.ndarray],
         hidden: Sequence[tuple[int, int, int, int]] = (),
         hidden_mask: np.ndarray | None = None,
+        hidden_small: np.ndarray | None = None,
     ) -> list[float] | None:
         """When each of ``quads`` (frame pixels, as frame ``rest`` shows them) came to look as in frame
         ``rest``: the capture time of the first frame after ``first`` (up to ``rest``) whose pixels
@@ -128,17 +129,15 @@ class FrameHistory:
         searched (frame ``first``, or the oldest kept after it): it stopped before. Pixels under
         the hands in frame ``rest`` do not count: ``hidden_mask`` (frame-sized, true on hands)
         when given, else the boxes ``hidden`` (``(x, y, w, h)``); ``nan`` for a quad mostly under
-        them (:data:`SEEN_FRACTION`). ``None`` when the history lacks frame ``rest``."""
+        them (:data:`SEEN_FRACTION`); ``hidden_small``: that mask already thumbnail-sized
+        (:meth:`small_mask`). ``None`` when the history lacks frame ``rest``."""
         thumbs = self.between(first, rest)
         if not thumbs or thumbs[-1].index != rest:
             return None
         ref = thumbs[-1]
         whole = area_labels(ref.image.shape, ref.factor, quads)
         labels = whole.copy()
-        if hidden_mask is not None:
-            labels[shrunk_mask(hidden_mask, ref.image.shape)] = 0
-        else:
-            hide_boxes(labels, ref.factor, hidden)
+        labels[hidden_pixels(ref, hidden, hidden_mask, hidden_small)] = 0
         inside = labels > 0
         area = np.bincount(labels[inside], minlength=len(quads) + 1)[1:]
         full = np.bincount(whole[whole > 0], minlength=len(quads) + 1)[1:]
@@ -161,6 +160,58 @@ class FrameHistory:
             found |= new
             unlike |= ~like
         return [float(a) for a in arrived]
+
+    def still_after(
+        self,
+        ref: int,
+        quads: Sequence[np.ndarray],
+        hidden: Sequence[tuple[int, int, int, int]] = (),
+        hidden_mask: np.ndarray | None = None,
+        hidden_small: np.ndarray | None = None,
+    ) -> bool | None:
+        """Whether the table lay still from frame ``ref`` to the next frame kept: outside the hands
+        of frame ``ref`` (``hidden_small``, ``hidden_mask``, else the boxes ``hidden``), fewer
+        pixels changed than one of ``quads`` (the cards frame ``ref`` shows) changes when it moves
+        (:data:`CHANGED_FRACTION` of the median quad's area, and :data:`CHANGED_MIN_PX`). A card
+        still sliding anywhere, seen or not, or a hand moving out of where it lay, changes more.
+        ``None`` when the history lacks frame ``ref`` or the frame after it."""
+        with self._lock:
+            thumbs = list(self._thumbs)
+        at = next((k for k, t in enumerate(thumbs) if t.index == ref), None)
+        if at is None or at + 1 >= len(thumbs) or thumbs[at + 1].image.shape != thumbs[at].image.shape:
+            return None
+        this, after = thumbs[at], thumbs[at + 1]
+        inside = ~hidden_pixels(this, hidden, hidden_mask, hidden_small)
+        changed = changed_mask(after.image, this.image, inside) & inside
+        areas = [cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 2)) / this.factor**2 for q in quads]
+        allowed = max(CHANGED_MIN_PX, CHANGED_FRACTION * float(np.median(areas))) if areas else CHANGED_MIN_PX
+        return int(np.count_nonzero(changed)) <= allowed
+
+    def small_mask(self, mask: np.ndarray) -> np.ndarray:
+        """A frame's hand mask at its thumbnail's size (:func:`shrunk_mask`): what a caller keeps of
+        it for :meth:`arrivals` and :meth:`still_after` (57.6 kB at 720p, against 0.9 MB)."""
+        h, w = mask.shape[:2]
+        factor = max(1, math.ceil(w / self.width))
+        return shrunk_mask(mask, (max(1, h // factor), max(1, w // factor)))
+
+
+def hidden_pixels(
+    thumb: Thumb,
+    boxes: Sequence[tuple[int, int, int, int]],
+    mask: np.ndarray | None,
+    small: np.ndarray | None = None,
+) -> np.ndarray:
+    """The thumbnail's pixels under the hands: ``small`` (thumbnail-sized, as
+    :meth:`FrameHistory.small_mask` makes it) when its shape fits, else ``mask`` (frame-sized),
+    else the ``boxes`` (``(x, y, w, h)``, frame pixels): bool."""
+    shape = thumb.image.shape[:2]
+    if small is not None and small.shape[:2] == shape:
+        return small.astype(bool)
+    if mask is not None:
+        return shrunk_mask(mask, shape)
+    labels = np.ones(shape, np.int32)
+    hide_boxes(labels, thumb.factor, boxes)
+    return labels == 0
 
 
 def area_labels(shape: tuple[int, ...], factor: int, quads: Sequence[np.ndarray]) -> np.ndarray:

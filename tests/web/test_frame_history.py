@@ -161,3 +161,45 @@ def test_one_thread_adds_while_another_searches() -> None:
             assert [t.index for t in kept] == list(range(kept[0].index, kept[-1].index + 1))
     thread.join()
     assert not errors and 50 <= len(history) <= 51
+
+
+STILL = [(200.0, 200.0, 1), (400.0, 260.0, 2), (600.0, 200.0, 3)]
+"""Three cards lying still."""
+
+
+def still_history(after: np.ndarray | None) -> FrameHistory:
+    """Frame 10 shows :data:`STILL` and a hand at (900, 400); frame 11 (when given) is ``after``."""
+    history = FrameHistory()
+    history.add(10, 1.0, frame(STILL, hand=(900, 400), k=0))
+    if after is not None:
+        history.add(11, 1.1, after)
+    return history
+
+
+def test_a_table_lying_still_to_the_next_frame_is_still() -> None:
+    history = still_history(frame(STILL, hand=(900, 400), k=1))
+    assert history.still_after(10, [quad(x, y) for x, y, _ in STILL]) is True
+
+
+def test_a_card_still_sliding_unseen_or_a_hand_moving_out_of_its_mask_is_no_still_table() -> None:
+    """Frame 10's quads name only the three still cards: a fourth one sliding 4 px between the
+    two frames (vision never saw it), or the hand moving out of its place, are enough."""
+    quads = [quad(x, y) for x, y, _ in STILL]
+    sliding = still_history(frame([*STILL, (800.0, 100.0, 4)], hand=(900, 400), k=1))
+    sliding.add(12, 1.2, frame([*STILL, (804.0, 100.0, 4)], hand=(900, 400), k=2))
+    assert sliding.still_after(11, quads) is False
+    mask = np.zeros((H, W), bool)
+    mask[396:554, 896:1014] = True  # the hand where frame 10 shows it (and its edge)
+    moved = still_history(frame(STILL, hand=(960, 380), k=1))
+    assert moved.still_after(10, quads, hidden_mask=mask) is False
+    assert moved.still_after(10, quads, hidden_small=moved.small_mask(mask)) is False
+    # the hand where it lay changing (fingers moving inside the mask) is not looked at
+    inside = still_history(frame(STILL, hand=(905, 400), k=1))
+    assert inside.still_after(10, quads, hidden_small=inside.small_mask(mask)) is True
+    assert inside.still_after(10, quads, hidden=[(895, 395, 125, 160)]) is True
+
+
+def test_whether_the_table_lay_still_is_unknown_without_the_frame_after() -> None:
+    history = still_history(None)
+    assert history.still_after(10, [quad(200, 200)]) is None
+    assert history.still_after(9, [quad(200, 200)]) is None

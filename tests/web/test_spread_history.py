@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.web.tableobs import Captured, card, obs, table_image
+from tests.web.tableobs import Captured, card, hand_on, obs, table_image
 from tests.web.test_twinit_adapter import MIDDLE, P, spread_watch
+from vision.observation import CardState
 from web.frame_history import FrameHistory
 
 FACES = [P[0], P[0], P[1], P[2], P[1], P[3], P[2], P[3]]
@@ -116,3 +117,64 @@ def test_hands_moving_elsewhere_and_a_card_nudged_later_do_not_move_the_rest(tmp
 @pytest.mark.parametrize("rest", [109, 118, 126])
 def test_the_rest_is_dated_wherever_it_fell_among_the_skipped_frames(tmp_path: Path, rest: int) -> None:
     assert play(tmp_path, SEEN, rest=rest) == pytest.approx(mono(rest), abs=0.101)
+
+
+def staggered_at(index: int, rests: list[int]) -> list:
+    """The spread's cards in frame ``index``: card ``i`` slides in as in :func:`spread_at`, easing
+    to a stop at frame ``rests[i]`` (one after another, as a hand deals them)."""
+    cards = []
+    for i, (face, (x, y)) in enumerate(zip(FACES, PLACES, strict=True)):
+        left = SLIDE_PX * (1.0 - smooth((index - STACK[-1]) / (rests[i] - STACK[-1])))
+        cards.append(card(i + 1, face, x - left, y))
+    return cards
+
+
+def play_staggered(tmp_path: Path, seen: list[int], rests: list[int], hand_from: int) -> float:
+    """As :func:`play` (every frame in the history), the cards coming to rest one after another;
+    from frame ``hand_from`` on, a hand lies over :data:`LAST` (reaching for it): vision sees it
+    covered."""
+    ad, _table, handed = spread_watch(tmp_path)
+    history = FrameHistory()
+    ad.use_history(history)
+    for index in range(100, max(seen) + 1):
+        cards = [card(1, P[0], *MIDDLE)] if index in STACK else staggered_at(index, rests)
+        hands: tuple = ()
+        if index >= hand_from:
+            cards[LAST] = card(LAST + 1, FACES[LAST], *PLACES[LAST], state=CardState.COVERED)
+            hands = (hand_on(1, "bottom", cards[LAST]),)
+        image = table_image([c for c in cards if c.state == CardState.VISIBLE])
+        for h in hands:
+            x, y, w, hh = h.bbox
+            cv2.rectangle(image, (x - 10, y), (x + w + 10, y + hh), (120, 160, 210), -1)
+        history.add(index, mono(index), image)
+        if index in seen:
+            frame = Captured(mono(index), image)
+            frame.index = index
+            ad.observe(obs(index, mono(index), cards, hands=hands), frame)
+    assert len(handed) == 1, handed
+    return handed[0]
+
+
+LAST = 3
+"""The card in the middle of the row that comes to rest last."""
+RESTS = [106, 108, 110, 120, 112, 114, 116, 118]
+"""The frames the cards stop at: 0.2 s apart, the last (:data:`LAST`) at frame 120."""
+STAGGERED = [*STACK, 115, 122, 128]
+"""Vision sees the cards sliding at frame 115, at rest at frame 122 with no hand about, then (6
+frames later) at frame 128."""
+
+
+def test_the_spread_is_dated_from_the_first_frame_vision_saw_it_still_not_the_hand_over(
+    tmp_path: Path,
+) -> None:
+    """The hand-over frame (128) hides the last card to stop under a hand: dated from it, the
+    spread ended when the next to last card stopped (0.2 s early); frame 122 showed every card
+    and the table lay still to the frame after it."""
+    assert play_staggered(tmp_path, STAGGERED, RESTS, hand_from=125) == pytest.approx(mono(120), abs=0.101)
+
+
+def test_a_frame_with_a_card_still_sliding_after_it_does_not_date_the_spread(tmp_path: Path) -> None:
+    """The last card still slides after frame 122 (it stops at frame 124): the table was not still
+    there, so the spread is dated from the hand-over frame, where that card is seen and dated."""
+    rests = [*RESTS[:LAST], 124, *RESTS[LAST + 1 :]]
+    assert play_staggered(tmp_path, STAGGERED, rests, hand_from=200) == pytest.approx(mono(124), abs=0.101)

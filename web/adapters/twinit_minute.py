@@ -102,6 +102,12 @@ class SpreadMark:
     spots: list[Spot]
     skipped: int = 0
     period: float = 0.0
+    index: int | None = None
+    """The frame's capture index (``None``: frames not numbered)."""
+    hands: tuple[tuple[int, int, int, int], ...] = ()
+    """The boxes of the hands it showed (:func:`hand_boxes`)..."""
+    hand_mask: Any = None
+    """...and vision's hand mask at the frame history's thumbnail size (``None``: none)."""
 
     def dated(self) -> float:
         return _dated(self.mono, self.skipped, self.period)
@@ -226,7 +232,13 @@ class Minute:
         self._spread_counts.append((mono, len(seen)))
         skipped, period = self._skipped()
         view = SpreadView(mono, seen, getattr(self._frame, "image", None), obs, skipped, period)
-        self._spread_marks.append(SpreadMark(mono, seen, skipped, period))
+        index = self._mark[1] if self._mark is not None else None
+        small = None
+        if self.frame_history is not None and obs.hand_mask is not None:
+            small = self.frame_history.small_mask(obs.hand_mask)
+        self._spread_marks.append(
+            SpreadMark(mono, seen, skipped, period, index, tuple(hand_boxes(obs)), small)
+        )
         del self._spread_marks[: max(0, len(self._spread_marks) - KEEP_MARKS)]
         tol = max(REST_MIN_PX, REST_FRACTION * self.stable.card_px)
         last = self._spread_last
@@ -270,22 +282,49 @@ class Minute:
 
     def _rest_seen(self) -> float | None:
         """When the spread's cards came to rest, from the session's frame history: for each card
-        this frame shows in the middle, the first frame since the one vision saw before the spread
-        from which its area looks as now (:meth:`FrameHistory.arrivals`: a card still sliding
-        changes it until it stops; hands elsewhere, passing over it after, or over it in this
-        frame, do not count; a card mostly under them is left out), the last of them (but
-        :data:`LATE_S`). ``None`` without a
-        history (frames fed one by one), or when too few cards came to rest among its frames
-        (:data:`REST_SHARE`: the spread was at rest before them)."""
+        a frame of the spread shows in the middle, the first frame since the one vision saw before
+        the spread from which its area looks as there (:meth:`FrameHistory.arrivals`: a card still
+        sliding changes it until it stops; hands elsewhere, passing over it after, or over it in
+        that frame, do not count; a card mostly under them is left out), the last of them (but
+        :data:`LATE_S`). That frame is the first vision saw showing (all but one of) the most
+        cards the spread showed, the table lying still from it to the next frame captured
+        (:meth:`FrameHistory.still_after`: no card sliding, seen or not, no hand moving): hands
+        reaching for the cards by the hand-over frame may hide the last ones to stop (the live
+        bench's seeds 1 and 4 started 316 to 452 ms early); else the hand-over frame. ``None``
+        without a history (frames fed one by one), or when too few cards came to rest among its
+        frames (:data:`REST_SHARE`: the spread was at rest before them)."""
         history, obs, mark = self.frame_history, self._obs, self._mark
         if history is None or obs is None or mark is None or mark[1] is None:
             return None
-        middle = [s for s in visible_spots(obs) if self.zone(s.center) is None]
-        if len(middle) < REST_CARDS:
-            return None
         first = self._spread_from if self._spread_from is not None else 0
-        quads = [s.quad for s in middle]
-        arrived = history.arrivals(first, mark[1], quads, hand_boxes(obs), obs.hand_mask)
+        most = max((len(m.spots) for m in self._spread_marks), default=0)
+        for ref in self._spread_marks:
+            if ref.index is None or ref.index >= mark[1] or len(ref.spots) < most - 1:
+                continue
+            middle = [s.quad for s in ref.spots if self.zone(s.center) is None]
+            if not history.still_after(ref.index, middle, ref.hands, hidden_small=ref.hand_mask):
+                continue
+            found = self._rest_among(first, ref.index, middle, ref.hands, None, ref.hand_mask)
+            if found is not None:
+                return min(found, ref.mono)
+        middle = [s.quad for s in visible_spots(obs) if self.zone(s.center) is None]
+        return self._rest_among(first, mark[1], middle, hand_boxes(obs), obs.hand_mask)
+
+    def _rest_among(
+        self,
+        first: int,
+        ref: int,
+        quads: list[np.ndarray],
+        hands: Any,
+        hand_mask: np.ndarray | None,
+        small: np.ndarray | None = None,
+    ) -> float | None:
+        """When the cards ``quads`` of frame ``ref`` came to rest since frame ``first``
+        (:meth:`_rest_seen`), or ``None``."""
+        history = self.frame_history
+        if history is None or len(quads) < REST_CARDS:
+            return None
+        arrived = history.arrivals(first, ref, quads, hands, hand_mask, small)
         if arrived is None:
             return None
         known = [a for a in arrived if not np.isnan(a)]

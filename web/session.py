@@ -284,11 +284,14 @@ class LiveSession:
             self._stream_frame = frame
         self._stream_new.set()
         if self.process is not None:
+            # vision first: the thumbnail (1-2.5 ms, more on a loaded machine) is no part of the
+            # frame's wait; the adapter asks the history about a frame only after vision's work
+            # on it, and a frame not kept yet reads as no history (vision's own dating)
+            self._vision_slot.put(frame)
             if self._keep_history:
                 t0 = time.perf_counter()
                 self.history.add(frame.index, frame.mono, frame.image)
                 self.history_ms = (time.perf_counter() - t0) * 1000.0
-            self._vision_slot.put(frame)
 
     # -- vision ------------------------------------------------------------------------------------
     def _vision_loop(self) -> None:

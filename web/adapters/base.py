@@ -35,6 +35,7 @@ class GameAdapter:
         self.seats = settings.seat_of_player()
         self.held: deque[dict[str, Any]] = deque(maxlen=8)
         self.acted = 0
+        warm_photo_finish()
 
     # -- seats ---------------------------------------------------------------------------------
     def player_at(self, seat: str) -> int | None:
@@ -95,6 +96,18 @@ class GameAdapter:
 
 def row(en: str, fr: str, value: object) -> dict[str, Any]:
     return {"en": en, "fr": fr, "value": value if isinstance(value, str | int | float) else str(value)}
+
+
+_warm = False
+
+
+def warm_photo_finish() -> None:
+    """Makes one photo-finish, once per process: OpenCV loads its caption font on the first
+    ``putText`` (70-80 ms), which would otherwise delay the first ruling of the session."""
+    global _warm
+    if not _warm:
+        _warm = True
+        photo_finish([None], "0")
 
 
 def photo_finish(crops: list[np.ndarray | None], caption: str, height: int = 180) -> bytes:

@@ -590,7 +590,7 @@ def calibrate_verifier(
         "judge_sha256": {name: sha256(model_dir / name) for name in JUDGE.onnx},
         "seconds": round(time.perf_counter() - t0, 1),
     }
-    if cfg.high_size is not None:
+    if cfg.high_size is not None and cfg.different_margin is not None:
         settings["high"] = calibrate_high(
             model_dir, decks, cfg, settings, target, different_below, net_same_at
         )
@@ -599,6 +599,17 @@ def calibrate_verifier(
     path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
     log.info("judge verifier validation %s (net alone %s)", validation, net_alone)
     return settings
+
+
+def small_verifier_p(s: Scored, small: dict, different_below: float) -> np.ndarray:
+    """p_same of pairs ``s`` (measured at :data:`models.judge_verify.SIZE`) as the judge gives it with
+    the small crops' settings ``small`` alone: its model, resolution bands and "different" rule."""
+    res = small["resolution"]
+    px = s.effective_px(res)
+    model = small["combination"]
+    offsets = np.asarray([jv.band_offset(v, res) for v in px])
+    p = combined_p(s, model, different_below, offsets)
+    return apply_different(s, p, model, different_below, small.get("different"), px)
 
 
 def calibrate_high(
@@ -611,18 +622,20 @@ def calibrate_high(
     net_same_at: float,
 ) -> dict:
     """The high-resolution band (judge_verify.json's ``high``): pairs of crops of
-    ``cfg.high_from_px``..``cfg.high_max_px`` px drawn as the other pairs (their own seeds), compared at
-    ``cfg.high_size``; its own logistic model (first set), "different" rule and "same" threshold
-    (second set, by the same rules as the small crops' global ones), and the logit offset that puts that
-    threshold onto the small crops' global one (``small``: their settings). Also how the small crops'
-    verifier (at :data:`models.judge_verify.SIZE`, as the judge applied it to such pairs before the band)
-    judges the same second set."""
+    ``cfg.high_from_px``..``cfg.high_max_px`` px drawn as the other pairs (their own seeds), measured at
+    ``cfg.high_size``; its own logistic model (first set) and "different" rule (second set, by the same
+    rule as the small crops': ``cfg.different_margin`` below its lowest genuine pair whose
+    registrations converged). Where the rule stays silent, the judge goes on as without the band
+    (``small``: the small crops' settings, at :data:`models.judge_verify.SIZE`), so the validation is
+    that of the small crops' verifier on the same pairs with the band's rule on top. The band's own
+    "same" threshold is set and reported too, but not used (measured: it gained no genuine pairs)."""
     t0 = time.perf_counter()
     size = int(cfg.high_size or jv.HIGH_SIZE)
+    margin = float(cfg.different_margin or DIFFERENT_MARGIN)
     aug = AugmentConfig(min_px=cfg.high_from_px, max_px=cfg.high_max_px)
-    measure_from = None if cfg.different_margin is None else different_below
+    sizes = (size, jv.SIZE)
     fit_pairs = draw_pairs(decks, cfg.high_fit_pairs, cfg.fit_seed + HIGH_SEED_OFFSET, aug)
-    fit = score(model_dir, fit_pairs, cfg.gate, None, measure_from, size)
+    fit, fit_small = score_sizes(model_dir, fit_pairs, cfg.gate, sizes, None, different_below)
     ok = fit.gated & np.isfinite(fit.evidence).all(axis=1)
     if ok.sum() < 4 or len(set(fit.same[ok].tolist())) < 2:
         raise ValueError(f"judge verifier: too few gated large pairs of both kinds to fit ({int(ok.sum())})")
@@ -636,34 +649,20 @@ def calibrate_high(
     )
     ms: list[float] = []
     cal_pairs = draw_pairs(decks, cfg.high_calibration_pairs, cfg.calibration_seed + HIGH_SEED_OFFSET, aug)
-    cal, cal_small = score_sizes(model_dir, cal_pairs, cfg.gate, (size, jv.SIZE), ms, measure_from)
-    rule = (
-        None
-        if cfg.different_margin is None
-        else different_rule(cal, model, different_below, cfg.different_margin)
+    cal, cal_small = score_sizes(model_dir, cal_pairs, cfg.gate, sizes, ms, different_below)
+    rule = different_rule(cal, model, different_below, margin)
+    if rule is None:
+        raise ValueError("judge verifier: no genuine large pair measured to set the band's rule on")
+    rule["fit_set_fired"] = fired(fit, different_logits(fit, model, different_below), rule)
+    global_same_at = float(small["same_at_or_above"])
+    p_before = small_verifier_p(cal_small, small, different_below)
+    p = apply_different(cal, p_before, model, different_below, rule)
+    p_fit = apply_different(
+        fit, small_verifier_p(fit_small, small, different_below), model, different_below, rule
     )
+    # Not used: the band's own "same" threshold on its own model, for the record.
     p_own = apply_different(cal, combined_p(cal, model, different_below), model, different_below, rule)
     own_same_at = same_threshold(p_own, cal.same, target, cfg.gate)
-    global_same_at = float(small["same_at_or_above"])
-    offset = _logit(global_same_at) - _logit(own_same_at)
-    p = apply_different(cal, combined_p(cal, model, different_below, offset), model, different_below, rule)
-    p_fit = apply_different(
-        fit, combined_p(fit, model, different_below, offset), model, different_below, rule
-    )
-    if rule is not None:
-        rule["fit_set_fired"] = fired(fit, different_logits(fit, model, different_below), rule)
-    # Before the band: the small crops' verifier on the same pairs, as the judge applied it to them.
-    res = small["resolution"]
-    px = cal_small.effective_px(res)
-    small_model = small["combination"]
-    p_before = apply_different(
-        cal_small,
-        combined_p(cal_small, small_model, different_below, np.asarray([jv.band_offset(v, res) for v in px])),
-        small_model,
-        different_below,
-        small.get("different"),
-        px,
-    )
     return {
         "from_px": cfg.high_from_px,
         "max_px": cfg.high_max_px,
@@ -671,16 +670,16 @@ def calibrate_high(
         "seeds": [cfg.fit_seed + HIGH_SEED_OFFSET, cfg.calibration_seed + HIGH_SEED_OFFSET],
         "pairs": [len(fit_pairs), len(cal_pairs)],
         "combination": model,
-        "own_same_at_or_above": own_same_at,
-        "offset": offset,
-        **({} if rule is None else {"different": rule | {"measured_from": different_below}}),
+        "different": rule | {"measured_from": different_below},
         "validation": summary(cal, p, global_same_at, different_below),
-        "validation_without_different": summary(
-            cal, combined_p(cal, model, different_below, offset), global_same_at, different_below
-        ),
         "small_verifier_validation": summary(cal_small, p_before, global_same_at, different_below),
         "net_alone_validation": summary(cal, cal.net_p, net_same_at, different_below),
         "fit_set_check": summary(fit, p_fit, global_same_at, different_below),
+        "fit_set_small_verifier": summary(
+            fit_small, small_verifier_p(fit_small, small, different_below), global_same_at, different_below
+        ),
+        "own_same_at_or_above_not_used": own_same_at,
+        "own_same_validation_not_used": summary(cal, p_own, own_same_at, different_below),
         "gated_share": float(np.mean(cal.gated)),
         "measured_share": float(np.mean(np.isfinite(cal.evidence).all(axis=1))),
         "ms_per_pair": {
@@ -812,47 +811,43 @@ def _high_lines(settings: dict) -> list[str]:
     high = settings.get("high")
     if high is None:
         return []
-    rule = high.get("different")
-    lines = [
+    rule = high["different"]
+
+    def counts(f: dict) -> str:
+        return ", ".join(f"{k} {v['fired']} of {v['pairs']}" for k, v in f.items())
+
+    return [
         "## High-resolution band",
         "",
         f"A pair whose crops both have an effective resolution of at least {high['from_px']} px (the card's"
         " shorter side in the camera frame where the caller passes it, and the crop's own shorter side;"
-        f" a crop of unknown source only up to {high['max_px']} px, the largest calibrated) is compared at"
-        f" {high['size']} px instead of {settings['verifier']['size']}, with its own logistic model,"
-        " fitted on"
-        f" {high['pairs'][0]} pairs of crops of {high['from_px']}-{high['max_px']} px drawn from the same"
-        f" decks (seed {high['seeds'][0]}), and its own thresholds, set on {high['pairs'][1]} more (seed"
-        f' {high["seeds"][1]}) by the same rules as above: "same" at p_same >='
-        f" {high['own_same_at_or_above']:.6f} of its model, moved onto the global threshold by a logit"
-        f" offset of {high['offset']:.3f}",
-    ]
-    if rule is not None:
-        lines[-1] += (
-            f'; "different" where both registrations converged and its logit of "same" lies below'
-            f" {rule['logit_below']:.3f} (its lowest genuine pair's {rule['genuine_lowest_logit']:.3f} less"
-            f" {rule['margin']}). Fired on, calibration set: "
-            + ", ".join(f"{k} {v['fired']} of {v['pairs']}" for k, v in rule["calibration_fired"].items())
-            + "; first set: "
-            + ", ".join(f"{k} {v['fired']} of {v['pairs']}" for k, v in rule.get("fit_set_fired", {}).items())
-        )
-    lines[-1] += "."
-    lines += [
+        f" a crop of unknown source only up to {high['max_px']} px, the largest calibrated) is first measured"
+        f" at {high['size']} px as well, where a large card's thin outlines still show. The band has its own"
+        f" logistic model, fitted on {high['pairs'][0]} pairs of crops of {high['from_px']}-{high['max_px']}"
+        f' px drawn from the same decks (seed {high["seeds"][0]}), and its own "different" rule, set on'
+        f" {high['pairs'][1]} more (seed {high['seeds'][1]}) as above: where both registrations converged"
+        f' and its logit of "same" lies below {rule["logit_below"]:.3f} (its lowest genuine pair\'s'
+        f' {rule["genuine_lowest_logit"]:.3f} less {rule["margin"]}), the pair is "different". Where the'
+        f" rule stays silent, the pair is judged as without the band, at {settings['verifier']['size']} px."
+        ' The band\'s own "same" threshold is not used: on its calibration set it would give'
+        f" `{json.dumps(high['own_same_validation_not_used'])}` (threshold"
+        f" {high['own_same_at_or_above_not_used']:.6f}).",
+        "",
+        f"Pairs the band's rule fires on, calibration set: {counts(rule['calibration_fired'])}; first set:"
+        f" {counts(rule.get('fit_set_fired', {}))}.",
         "",
         "The band's calibration set (second set):",
         "",
         f"- net alone: `{json.dumps(high['net_alone_validation'])}`",
-        "- the small crops' verifier (at"
-        f" {settings['verifier']['size']} px, as the judge applied it to these pairs before the band):"
+        f"- without the band (the verifier at {settings['verifier']['size']} px as for any pair):"
         f" `{json.dumps(high['small_verifier_validation'])}`",
-        f'- the band, without its "different" rule: `{json.dumps(high["validation_without_different"])}`',
-        f"- the band: `{json.dumps(high['validation'])}`",
-        f"- the band on its first set (its logistic's own pairs): `{json.dumps(high['fit_set_check'])}`",
-        f"- share of pairs measured: {high['measured_share']:.3f}; verifier per measured pair:"
-        f" `{json.dumps(high['ms_per_pair'])}` ms ({high['seconds']} s)",
+        f"- with the band: `{json.dumps(high['validation'])}`",
+        f"- first set, without -> with the band: `{json.dumps(high['fit_set_small_verifier'])}` ->"
+        f" `{json.dumps(high['fit_set_check'])}`",
+        f"- share of pairs measured: {high['measured_share']:.3f}; verifier per measured pair at"
+        f" {high['size']} px: `{json.dumps(high['ms_per_pair'])}` ms ({high['seconds']} s)",
         "",
     ]
-    return lines
 
 
 def write_verify_card(settings: dict, out_dir: Path) -> Path:

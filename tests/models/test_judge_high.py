@@ -69,36 +69,44 @@ def _judge_with_band(folder: Path, band: dict | None) -> PatternJudge:
     return PatternJudge(folder)
 
 
-def test_a_pair_of_large_crops_is_judged_by_the_band_and_a_mixed_pair_is_not(tmp_path: Path, deck) -> None:
-    """Wiring: with a band whose model is the small crops' own and whose offset is 1 logit, a pair of
-    two 170 px crops gets the combination of its evidence measured at 128 px plus that offset; a pair
-    with one 100 px crop is measured at 64 px as before the band."""
+def test_the_band_calls_large_pairs_different_by_its_own_rule_and_leaves_the_rest(
+    tmp_path: Path, deck
+) -> None:
+    """Wiring: a band whose rule fires on every registered pair makes a genuine pair of two 170 px crops
+    "different", with the p_same of its evidence measured at 128 px; a pair with one 100 px crop, and
+    every pair under a band whose rule never fires, are judged exactly as without the band."""
     small = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
-    band = BAND | {"combination": small["combination"], "offset": 1.0}
-    judge = _judge_with_band(tmp_path / "band", band)
+
+    def band(logit_below: float) -> dict:
+        return BAND | {"combination": small["combination"], "different": {"logit_below": logit_below}}
+
+    firing = _judge_with_band(tmp_path / "fire", band(1e6))
+    silent = _judge_with_band(tmp_path / "quiet", band(-1e6))
     plain = _judge_with_band(tmp_path / "plain", None)
     pattern = deck.patterns[0]
     a, b = _crop(deck, pattern, 1), _crop(deck, pattern, 2)
     c = _crop(deck, pattern, 3, AugmentConfig(min_px=100, max_px=100, light=0.3))
-    sa, sb, sc = judge.signatures([a, b, c])
+    sa, sb, sc = firing.signatures([a, b, c])
     assert sa.lazy_view.has_high and sb.lazy_view.has_high and not sc.lazy_view.has_high
-    z = judge.platt[0] * judge.best_logits([(sa, sb)]) + judge.platt[1]
-    assert 1 / (1 + np.exp(-z[0])) >= judge.gate
-    tried = jv.net_turn_order(judge._head_fn, sa.turns, sb.turns, judge.views)[: jv.TURNS_TRIED]
-    ev = jv.measure(sa.lazy_view.get(True), sb.lazy_view.get(True), tried).evidence
-    want = jv.combined_p(z, ev[None, :], band["combination"], judge.different_below, 1.0)[0]
-    got = judge.p_same_many([(sa, sb)])[0]
-    assert got == pytest.approx(want, rel=1e-9)
-    ev64 = jv.measure(sa.lazy_view.get(), sb.lazy_view.get(), tried).evidence
-    assert not np.allclose(ev, ev64)
-    # The judge without the band: the same pair at 64 px, its global threshold.
+    z = firing.platt[0] * firing.best_logits([(sa, sb)]) + firing.platt[1]
+    tried = jv.net_turn_order(firing._head_fn, sa.turns, sb.turns, firing.views)[: jv.TURNS_TRIED]
+    m = jv.measure(sa.lazy_view.get(True), sb.lazy_view.get(True), tried)
+    assert m.registered
+    got = firing.p_same_many([(sa, sb)])[0]
+    assert got < firing.different_below
+    assert got == pytest.approx(
+        min(jv.combined_p(z, m.evidence[None, :], small["combination"], 0.0)[0], firing.different_below),
+        rel=1e-9,
+    )
+    assert not np.allclose(m.evidence, jv.measure(sa.lazy_view.get(), sb.lazy_view.get(), tried).evidence)
     pa, pb, pc = plain.signatures([a, b, c])
     assert not pa.lazy_view.has_high
-    assert plain.p_same_many([(pa, pb)])[0] == pytest.approx(
-        jv.combined_p(z, ev64[None, :], small["combination"], judge.different_below, 0.0)[0], rel=1e-9
-    )
-    # A mixed pair (one crop under the band): as without the band.
-    assert judge.p_same_many([(sa, sc)])[0] == pytest.approx(plain.p_same_many([(pa, pc)])[0], rel=1e-9)
+    before = plain.p_same_many([(pa, pb), (pa, pc)])
+    assert before[0] >= plain.gate  # the genuine pair as the judge had it: not "different"
+    # A mixed pair under the firing band, and every pair under the silent one: as without the band.
+    assert firing.p_same_many([(sa, sc)])[0] == pytest.approx(before[1], rel=1e-12)
+    qa, qb, qc = silent.signatures([a, b, c])
+    assert silent.p_same_many([(qa, qb), (qa, qc)]) == pytest.approx(before, rel=1e-12)
 
 
 def test_calibration_writes_the_band_and_its_card(tmp_path: Path) -> None:
@@ -110,13 +118,13 @@ def test_calibration_writes_the_band_and_its_card(tmp_path: Path) -> None:
     high = settings["high"]
     assert high["size"] == jv.HIGH_SIZE and high["from_px"] == 120 and high["max_px"] == 200
     assert high["pairs"] == [tv.CONFIGS["tiny"].high_fit_pairs, tv.CONFIGS["tiny"].high_calibration_pairs]
-    # The offset puts the band's own "same" threshold onto the global one.
-    own, glob = high["own_same_at_or_above"], settings["same_at_or_above"]
-    assert np.log(own / (1 - own)) + high["offset"] == pytest.approx(np.log(glob / (1 - glob)))
-    if "different" in high:
-        assert high["different"]["calibration_fired"]["same"]["fired"] == 0
+    rule = high["different"]
+    assert rule["logit_below"] == pytest.approx(rule["genuine_lowest_logit"] - tv.DIFFERENT_MARGIN)
+    assert rule["calibration_fired"]["same"]["fired"] == 0
     for key in ("validation", "small_verifier_validation", "net_alone_validation", "fit_set_check"):
         assert high[key]["pairs"] > 0
+    # The band only adds "different": never a "same" the verifier at 64 px did not give.
+    assert high["validation"]["same_accuracy"] == high["small_verifier_validation"]["same_accuracy"]
     card = tv.write_verify_card(settings, folder).read_text(encoding="utf-8")
     assert "## High-resolution band" in card
     assert PatternJudge(folder).high is not None

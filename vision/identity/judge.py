@@ -24,8 +24,10 @@ is surer on sharp, large crops than on small ones: each crop's effective resolut
 in a resolution band, and a band whose
 calibration near-duplicates allow it gets a logit offset (its own, lower "same" threshold). A pair of
 two large crops (:func:`models.judge_verify.high_eligible`, where judge_verify.json has a ``high``
-band) is compared at the high band's working size instead, with that band's own logistic model,
-"different" rule and a logit offset that puts its own "same" threshold onto the global one.
+band) is first measured at the band's larger working size, where thin outlines still show: the band's
+own logistic model and "different" rule (calibrated on large rendered pairs) may call it "different";
+where that rule stays silent, the pair is judged as any other ("same" stays the small crops' call:
+at 128 px the band's own "same" threshold gained no genuine pairs, measured).
 """
 
 from __future__ import annotations
@@ -144,8 +146,8 @@ def load_verifier(folder: Path, net_meta: dict) -> dict | None:
         float(settings["same_at_or_above"]), float(settings["gate"]), settings["combination"]["weights"]
         high = settings.get("high")
         if high is not None:
-            float(high["from_px"]), float(high["max_px"]), int(high["size"]), float(high["offset"])
-            high["combination"]["weights"]
+            float(high["from_px"]), float(high["max_px"]), int(high["size"]), high["combination"]["weights"]
+            float(high["different"]["logit_below"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("%s unreadable (%s): the judge's net judges alone", path, exc.__class__.__name__)
         return None
@@ -278,24 +280,28 @@ class PatternJudge:
                 p[k] = 0.0
                 continue
             tried = jv.net_turn_order(self._head_fn, a.turns, b.turns, self.views)[: jv.TURNS_TRIED]
-            # A pair of two large crops: the high-resolution band, its own model, rules and offset.
-            high = self.high is not None and a.lazy_view.has_high and b.lazy_view.has_high
-            settings = self.high if high else self.verifier
-            assert settings is not None
-            m = jv.measure(a.lazy_view.get(high), b.lazy_view.get(high), tried)
-            if jv.says_different(float(z[k]), m, settings, 0.0 if high else min(a.px, b.px)):
+            if self.high is not None and a.lazy_view.has_high and b.lazy_view.has_high:
+                # A pair of two large crops: first the high-resolution band's own "different" rule, on
+                # its evidence at the band's working size; where it stays silent, as any other pair.
+                mh = jv.measure(a.lazy_view.get(True), b.lazy_view.get(True), tried)
+                if jv.says_different(float(z[k]), mh, self.high):
+                    p[k] = min(
+                        jv.combined_p(z[k : k + 1], mh.evidence[None, :], self.high["combination"], 0.0)[0],
+                        self._below_different,
+                    )
+                    continue
+            m = jv.measure(a.lazy_view.get(), b.lazy_view.get(), tried)
+            if jv.says_different(float(z[k]), m, self.verifier, min(a.px, b.px)):
                 p[k] = min(
-                    jv.combined_p(z[k : k + 1], m.evidence[None, :], settings["combination"], 0.0)[0],
+                    jv.combined_p(z[k : k + 1], m.evidence[None, :], self.verifier["combination"], 0.0)[0],
                     self._below_different,
                 )
             elif p[k] >= self.gate:
-                offset = (
-                    float(settings["offset"]) if high else jv.band_offset(min(a.px, b.px), self.resolution)
-                )
+                offset = jv.band_offset(min(a.px, b.px), self.resolution)
                 p[k] = jv.combined_p(
                     z[k : k + 1],
                     m.evidence[None, :],
-                    settings["combination"],
+                    self.verifier["combination"],
                     self.different_below,
                     offset,
                 )[0]

@@ -62,6 +62,10 @@ The steps, all numpy / OpenCV:
    the sides between them card, not table): three or more found quads that agree on the grid
    give every card of it its cell's quad, in place of quads over two cards or ended on a print
    (:mod:`vision.cards.grid`).
+10. A quad whose sides show the card's printed frame at one depth, with one border colour all
+    round, and one side showing it deeper (a pile's or a fan's top card found with the strip of
+    the card beneath that sticks out beyond it) has that side moved to the frame less the border's
+    width (:mod:`vision.cards.own_edges`).
 """
 
 from __future__ import annotations
@@ -78,6 +82,7 @@ from vision.cards.border import BorderConfig, learned_agrees, outer_border
 from vision.cards.frame_line import FrameLineConfig, align_to_frame
 from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_area
 from vision.cards.grid import GridConfig, apply_grid, grid_cells
+from vision.cards.own_edges import OwnEdgesConfig, own_sides
 from vision.cards.refine import margin_widths, move_sides, refine_quad
 from vision.cards.seg_candidates import seg_instances
 from vision.cards.segment import (
@@ -214,6 +219,10 @@ class FinderConfig:
     """Very last, touching cards laid in a grid (the segmenter's card instances on whole steps of
     one another) take the quads of the grid that two or more found quads agree on
     (:mod:`vision.cards.grid`); ``None``: not."""
+    own_edges: OwnEdgesConfig | None = field(default_factory=OwnEdgesConfig)
+    """After the grid, a side that ran over a card beneath (its printed frame deeper than the
+    other sides show theirs) moves in to the card's own border (:mod:`vision.cards.own_edges`);
+    ``None``: not."""
     centre_groups: bool = True
     """A quad holding two or more of the segmenter's card centres and as many card-shaped quads
     of alike size is a group of touching cards, dropped for the cards inside it."""
@@ -1128,6 +1137,14 @@ def find_cards(
             return _fraction_inside(foreground, (strip - shift) * np.float32(scale))
 
         dets = _grid_step(dets, seg, cfg, (ox, oy, image.shape[1], image.shape[0]), seam_card)
+    if cfg.own_edges is not None and dets:
+        offset = np.float32([ox, oy])
+        median_aspect = float(np.median([aspect_ratio(d.quad) for d in dets]))
+        deck = min(CARD_ASPECTS, key=lambda a: abs(a - median_aspect))
+        for k, d in enumerate(dets):
+            own = own_sides(image, d.quad - offset, deck, cfg.own_edges)
+            if own is not None:
+                dets[k] = CardDetection(order_quad(own + offset), d.confidence)
     log.debug("found %d cards in %dx%d (roi %s)", len(dets), w, h, roi)
     return dets
 

@@ -156,6 +156,13 @@ RING_MATCH = 0.35
 OPEN_EMPTY = 0.2
 """Beside holes that match nothing, a hole a full read finds matching the empty hole this closely (in
 outlier limits: its pit and its bare ring) is seen, unless next to an occluded cell (``_assemble``)."""
+OPEN_BESIDE = 0.1
+"""... and one next to at most ``OPEN_BESIDE_CELLS`` occluded cells (a hand's margin, its shadow) is
+seen when it matches the empty hole this closely: a finger over part of it would fill its pit or
+tint its ring, and a peg it hid shows no pit (over the 16 seeds' hand boards, the closest a hole
+under a hand came to an empty hole with a peg in it was 0.26; 0: never read so)."""
+OPEN_BESIDE_CELLS = 0
+"""(0: never; a hand's edge may lie within a hole's footprint while its pit and ring still show.)"""
 EDGE = 0.2
 """Brightness change (log units) of an empty hole's ring against its board that a shadow's edge explains."""
 PIT = 0.2
@@ -180,6 +187,11 @@ SHADOW_CHECK = True
 SHADOW_UPDATE = True
 """Whether an incremental read also looks for new light or shadow among its occluded cells (as a
 full read does), beyond the cells the last full read found."""
+NOT_HANDS_NOMINAL = True
+"""Whether that check judges the holes as a fresh reader does (see ``_classify_nominal``), not with
+the classes the last full read learnt (an incremental read then lifts what a full read lifts)."""
+NOT_HANDS_KEEP_MODEL = True
+"""Whether that check leaves the board model's state as it found it (see ``_not_hands``)."""
 SHADOW_LEARN = True
 """Whether that check learns the empty hole from the board first (pits look shallower on some boards
 and under added light than the nominal prototype)."""
@@ -907,6 +919,19 @@ class BoardReader:
         return out
 
     def _not_hands(self, f: _Features, occluded: np.ndarray, hand_cells: np.ndarray | None) -> np.ndarray:
+        """:meth:`_find_not_hands`, leaving the board model's state (light, clipping, suspect holes)
+        as the caller's model set it: the check fits a board of its own, with every occluded cell
+        taken as board, and a read that lifts nothing goes on with the model it has."""
+        saved = self._suspect, self._glare, self._faded, self._clipped, self._white_base
+        try:
+            return self._find_not_hands(f, occluded, hand_cells)
+        finally:
+            if NOT_HANDS_KEEP_MODEL:
+                self._suspect, self._glare, self._faded, self._clipped, self._white_base = saved
+
+    def _find_not_hands(
+        self, f: _Features, occluded: np.ndarray, hand_cells: np.ndarray | None
+    ) -> np.ndarray:
         """Occluded cells that are no hand: a hard shadow's or a coloured light's edge changes the
         board's hue as a hand does, but a hand hides the holes under it. Judged against the cells
         themselves (the empty hole learnt from the holes clear of them), a cell whose four holes
@@ -927,7 +952,7 @@ class BoardReader:
         bare = ok & (np.linalg.norm(v[..., 3:], axis=-1) < EMPTY_RING)
         if SHADOW_LEARN and bare.sum() >= max(8, 0.1 * ok.sum()):
             protos[0] = np.median(v[bare], axis=0)
-        _label, conf, dmin = self._classify(v, protos)
+        _label, conf, dmin = self._classify_nominal(v, protos)
         good = ((conf > 0.95) & (dmin < SHADOW_FIT)) | ~self.valid
         shows = ((conf > 0.95) & (dmin < SHADOW_SMALL_FIT)) | ~self.valid
         # A cell's four holes (the outer ring of cells has two, or one at a corner).
@@ -963,6 +988,23 @@ class BoardReader:
         if out.any():
             log.debug("board reader: %d occluded cells are light or shadow, not a hand", int(out.sum()))
         return out
+
+    def _classify_nominal(
+        self, v: np.ndarray, protos: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_classify` as a fresh reader's (classes not yet learnt: nominal limits, no spread
+        term), whatever earlier reads learnt: whether a cell is a hand or a shadow is then judged
+        alike by a full read and by an incremental one."""
+        if not NOT_HANDS_NOMINAL:
+            return self._classify(v, protos)
+        saved = self._adapted, self._spread, self.prototypes
+        self._adapted = np.zeros(3, bool)
+        self._spread = np.full((3, 6), SPREAD_DEFAULT)
+        self.prototypes = self.spec.prototypes()
+        try:
+            return self._classify(v, protos)
+        finally:
+            self._adapted, self._spread, self.prototypes = saved
 
     def _showing_part(self, showing: np.ndarray, good: np.ndarray) -> np.ndarray:
         """The parts of a group of occluded cells too mixed to pass as a whole (a light or a
@@ -1373,7 +1415,8 @@ class BoardReader:
             around = cv2.dilate(
                 ((covered | changed) & self.valid).astype(np.uint8), np.ones((3, 3), np.uint8)
             )
-            extra = (label == 0) & around.astype(bool) & ~changed & ~by_cell & self.valid
+            extra = (label == 0) & around.astype(bool) & ~changed & (self._open_limit(occluded) > 0)
+            extra &= self.valid
         both = np.nonzero(changed | extra)
         fresh = None
         if both[0].size:
@@ -1470,11 +1513,21 @@ class BoardReader:
         self, occluded: np.ndarray, label: np.ndarray, conf: np.ndarray, dmin: np.ndarray
     ) -> np.ndarray:
         """(N, N) bool: holes read empty, surely, matching the empty hole within ``OPEN_EMPTY`` of the
-        limit (pit and bare ring), next to no occluded cell (see ``_assemble``)."""
+        limit (pit and bare ring) next to no occluded cell, or within ``OPEN_BESIDE`` next to a few
+        (see ``_assemble``, ``_open_limit``)."""
         if OPEN_EMPTY <= 0 or self.spec.pattern != "holes":
             return np.zeros_like(self.valid)
-        by_cell = occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:]
-        return (label == 0) & (conf >= UNSURE) & (dmin < OPEN_EMPTY) & ~by_cell & self.valid
+        return (label == 0) & (conf >= UNSURE) & (dmin < self._open_limit(occluded)) & self.valid
+
+    @staticmethod
+    def _open_limit(occluded: np.ndarray) -> np.ndarray:
+        """(N, N): how closely each hole must match the empty hole to be seen beside a hand
+        (``_open_empty``): ``OPEN_EMPTY`` next to no occluded cell, ``OPEN_BESIDE`` next to at most
+        ``OPEN_BESIDE_CELLS`` of them, else 0 (never)."""
+        occ = occluded.astype(np.int8)
+        count = occ[:-1, :-1] + occ[:-1, 1:] + occ[1:, :-1] + occ[1:, 1:]
+        beside = OPEN_BESIDE if OPEN_BESIDE_CELLS > 0 else 0.0
+        return np.where(count == 0, OPEN_EMPTY, np.where(count <= OPEN_BESIDE_CELLS, beside, 0.0))
 
     def _open_empty_update(
         self,
@@ -1510,7 +1563,7 @@ class BoardReader:
                 lab, c, d = fresh[1][idx], fresh[2][idx], fresh[3][idx]
             else:
                 lab, c, d = self._reclassify(f, board, idx, covered[idx])
-            seen = (lab == 0) & (c >= UNSURE) & (d < OPEN_EMPTY)
+            seen = (lab == 0) & (c >= UNSURE) & (d < self._open_limit(occluded)[idx])
             open_empty[idx] = seen
             # A hole covered at the last read has no confidence left: its fresh one.
             conf[idx] = np.where(seen, c, conf[idx])
@@ -1575,9 +1628,10 @@ class BoardReader:
         # A hole beside holes that match nothing (a hand the board's colour, see below) that shows
         # an empty hole's dark pit inside a ring of bare board of the board's hue, closely, has
         # nothing over it: a hand over part of it would fill the pit or hide part of the ring (and
-        # a piece it hid shows no pit). Not one next to a cell a hand's colour covers: a finger's
-        # edge there may cross it. An incremental read gives them (``update``: ``dmin`` is only
-        # measured on the holes it classified again).
+        # a piece it hid shows no pit). Next to a cell a hand's colour covers (a finger's edge there
+        # may cross it), only a very close match on a hand's margin (``_open_limit``). An
+        # incremental read gives them (``update``: ``dmin`` is only measured on the holes it
+        # classified again).
         if open_empty is None:
             open_empty = (
                 self._open_empty(occluded, label, conf, dmin)

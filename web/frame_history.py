@@ -17,6 +17,7 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import cv2
 import numpy as np
@@ -102,6 +103,11 @@ class FrameHistory:
         with self._lock:
             return [t for t in self._thumbs if first <= t.index <= last]
 
+    def mono_of(self, index: int) -> float | None:
+        """When frame ``index`` was captured, if kept."""
+        with self._lock:
+            return next((t.mono for t in self._thumbs if t.index == index), None)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._thumbs)
@@ -186,6 +192,25 @@ class FrameHistory:
         areas = [cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 2)) / this.factor**2 for q in quads]
         allowed = max(CHANGED_MIN_PX, CHANGED_FRACTION * float(np.median(areas))) if areas else CHANGED_MIN_PX
         return int(np.count_nonzero(changed)) <= allowed
+
+    def first_still(self, start: int, end: int, quads: Sequence[np.ndarray]) -> int | None:
+        """The index of the first frame kept in ``[start, end)`` from which the whole table lies
+        still to the next frame kept (:meth:`still_after` with no hands known: a hand moving
+        anywhere is motion), or ``None``."""
+        with self._lock:
+            thumbs = [t for t in self._thumbs if start <= t.index <= end]
+        if not quads:
+            return None
+        areas = [cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 2)) for q in quads]
+        for this, after in pairwise(thumbs):
+            if this.index >= end or after.image.shape != this.image.shape:
+                continue
+            inside = np.ones(this.image.shape[:2], bool)
+            changed = changed_mask(after.image, this.image, inside)
+            allowed = max(CHANGED_MIN_PX, CHANGED_FRACTION * float(np.median(areas)) / this.factor**2)
+            if int(np.count_nonzero(changed)) <= allowed:
+                return this.index
+        return None
 
     def small_mask(self, mask: np.ndarray) -> np.ndarray:
         """A frame's hand mask at its thumbnail's size (:func:`shrunk_mask`): what a caller keeps of

@@ -203,3 +203,20 @@ def test_whether_the_table_lay_still_is_unknown_without_the_frame_after() -> Non
     history = still_history(None)
     assert history.still_after(10, [quad(200, 200)]) is None
     assert history.still_after(9, [quad(200, 200)]) is None
+
+
+def test_the_first_frame_from_which_the_table_lies_still_is_found_among_the_frames_kept() -> None:
+    """A card slides to a stop at frame 22 beside one lying still; a hand moves about from frame 30
+    on: the first still frame from 13 (the card sliding) on is 22 (from 25 on: 25; from 30 on,
+    none); before the slide (frames 1 to 12) the table lay still too."""
+    history = FrameHistory()
+    for k in range(1, 41):
+        u = smooth((k - 12) / 10)
+        hand = (300 + 20 * k, 400) if k >= 30 else None
+        history.add(k, 0.1 * k, frame([(200.0, 200.0, 1), (300.0 + 400.0 * u, 300.0, 2)], hand, k))
+    quads = [quad(200, 200), quad(700, 300)]
+    assert history.first_still(13, 40, quads) == 22
+    assert history.first_still(5, 40, quads) == 5
+    assert history.first_still(25, 40, quads) == 25
+    assert history.first_still(30, 40, quads) is None
+    assert history.mono_of(22) == pytest.approx(2.2) and history.mono_of(999) is None

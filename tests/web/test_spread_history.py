@@ -178,3 +178,14 @@ def test_a_frame_with_a_card_still_sliding_after_it_does_not_date_the_spread(tmp
     there, so the spread is dated from the hand-over frame, where that card is seen and dated."""
     rests = [*RESTS[:LAST], 124, *RESTS[LAST + 1 :]]
     assert play_staggered(tmp_path, STAGGERED, rests, hand_from=200) == pytest.approx(mono(124), abs=0.101)
+
+
+def test_a_spread_vision_never_saw_still_is_dated_from_the_history_where_the_table_lay_still(
+    tmp_path: Path,
+) -> None:
+    """Vision sees the cards sliding (frame 115), then only the hand-over frame (128), a hand over
+    the last card to stop: the first frame of the history after the slide from which the table
+    lay still (120) dates every card, the hidden one too (dated from the hand-over frame's other
+    cards: 0.2 s early)."""
+    got = play_staggered(tmp_path, [*STACK, 115, 128], RESTS, hand_from=125)
+    assert got == pytest.approx(mono(120), abs=0.101)

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.observation import TableObservation
-from web.adapters.twinit_table import Spot, clusters, fresh_views, nearest, visible_spots
+from vision.observation import CardState, TableObservation
+from web.adapters.twinit_table import Spot, center_of, clusters, fresh_views, nearest, visible_spots
 from web.frame_history import FrameHistory
 
 SPREAD_MIN_CARDS = 6
@@ -62,6 +62,10 @@ LATE_S = 0.5
 """...unless it came to rest this long after the next to last one: moved since (a hand nudging it,
 laying it back), it dates the spread from the next to last one (a spread's cards come down
 within a few frames of each other: 30 ms apart on the live bench)."""
+
+LYING = (CardState.VISIBLE, CardState.COVERED)
+"""The cards of the hand-over frame dated from a frame of the history where the table lay still:
+seen, or under a hand there (where the tracker last saw them)."""
 
 KEEP_MARKS = 40
 """Frames of the spread kept to date its rest (a few seconds of vision)."""
@@ -308,7 +312,28 @@ class Minute:
             if found is not None:
                 return min(found, ref.mono)
         middle = [s.quad for s in visible_spots(obs) if self.zone(s.center) is None]
+        lying = [np.asarray(c.quad) for c in obs.cards if c.state in LYING]
+        lying = [q for q in lying if self.zone(center_of(q)) is None]
+        still = history.first_still(self._moving_since(first), mark[1], lying)
+        if still is not None:
+            found = self._rest_among(first, still, lying, (), None)
+            if found is not None:
+                return min(found, history.mono_of(still) or found)
         return self._rest_among(first, mark[1], middle, hand_boxes(obs), obs.hand_mask)
+
+    def _moving_since(self, first: int) -> int:
+        """The capture index from which to look for the table lying still after the spread: the
+        last frame vision saw of the spread with a card still sliding after it (the table not still
+        to the next frame), else the spread's first frame vision saw (``first`` without them)."""
+        history = self.frame_history
+        marks = [m for m in self._spread_marks if m.index is not None]
+        if history is None or not marks:
+            return first
+        for m in reversed(marks[:-1]):
+            middle = [s.quad for s in m.spots if self.zone(s.center) is None]
+            if history.still_after(m.index, middle, m.hands, hidden_small=m.hand_mask) is False:
+                return int(m.index) + 1
+        return int(marks[0].index)
 
     def _rest_among(
         self,

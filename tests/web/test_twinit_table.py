@@ -9,6 +9,8 @@ import numpy as np
 from tests.web.tableobs import H, W, card, hand_on, obs
 from web.adapters.twinit_table import (
     Spot,
+    card_at_tip,
+    clipped,
     hidden_under_hands,
     past_the_tip,
     tip_pair,
@@ -42,9 +44,44 @@ def test_a_hand_on_a_pile_whose_fingers_lie_on_the_next_card_takes_the_pile() ->
     assert tip_pair(tips, hidden, [ben, table, chloe], 72.0) == [0, 2]
     # with no hidden card where a palm would lie, the card under the fingertips is the one
     assert tip_pair(tips, {1: (1, "top"), 2: (1, "top")}, [ben, table, chloe], 72.0) == [1, 2]
-    # a fingertip a card short of the claimed card's centre keeps it (the other cards lie farther)
-    tips[0] = (np.array([700.0, 330.0]), "top", 0.0)
-    assert tip_pair(tips, hidden, [ben, table, chloe], 72.0) == [1, 2]
+
+
+def test_a_whole_hand_lies_on_the_card_under_its_palm_not_the_one_under_its_fingers() -> None:
+    """Offline replays as vision saw them: the palm lies on the claimed card 2.2 to 3.5 cards behind
+    the fingertips, the fingers over the next card a card or so from the tip; the nearest card to
+    the tip was claimed instead (seed 2 at 69.7 s, seed 4 at 67.2 s, seed 1 at 39.8 s)."""
+    size = (W, H)
+    # seed 2, 69.7 s: Ben (top), fingers on the table card at (887, 340), palm on the one at (875, 247)
+    fingers, beside, palm, chloe = spot(887, 340), spot(778, 255), spot(875, 247), spot(160, 314)
+    hidden = {0: (1, "top"), 1: (1, "top"), 2: (1, "top"), 3: (2, "top")}
+    tips = [(np.array([134.0, 486.0]), "top", 0.0), (np.array([878.0, 434.0]), "top", 0.0)]
+    assert tip_pair(tips, hidden, [fingers, beside, palm, chloe], 68.0, size) == [2, 3]
+    # seed 4, 67.2 s: an arm from the bottom, fingers on (881, 270), palm on (886, 361); beside it (788, 361)
+    fingers, beside, palm, pile = spot(881, 270), spot(788, 361), spot(886, 361), spot(174, 280)
+    hidden = {0: (1, "bottom"), 1: (1, "bottom"), 2: (1, "bottom"), 3: (2, "bottom")}
+    tips = [(np.array([174.0, 114.0]), "bottom", 0.0), (np.array([858.0, 198.0]), "bottom", 0.0)]
+    assert tip_pair(tips, hidden, [fingers, beside, palm, pile], 68.0, size) == [2, 3]
+    # seed 1, 39.8 s: the fingertips just past a table card's centre, the palm on the pile 3 cards
+    # behind (farther from the tip than a fingertip reaches); the other hand's tip cut off by the
+    # image's bottom edge lies on its pile 1.1 cards behind it
+    fingers, pile_1, pile_0 = spot(684, 263), spot(722, 88), spot(551, 645)
+    hidden = {0: (1, "top"), 1: (1, "top"), 2: (1, "top")}
+    tips = [(np.array([566.0, 718.0]), "top", 0.0), (np.array([670.0, 294.0]), "top", 0.0)]
+    assert tip_pair(tips, hidden, [fingers, pile_1, pile_0], 68.0, size) == [1, 2]
+
+
+def test_a_tip_cut_off_by_the_image_edge_takes_the_card_nearest_it() -> None:
+    """A hand reaching past the image's edge: its palm lies nearer the tip the image shows than a
+    whole hand's would, so the card nearest that tip is the hand's (the clipped tips of the offline
+    replays lay 1.1 to 1.6 cards from their claimed cards); the same tip seen whole takes the card
+    where its palm lies."""
+    near, far = spot(690, 650), spot(713, 480)
+    hidden = {0: (1, "top"), 1: (1, "top")}
+    tip = np.array([700.0, 716.0])
+    assert clipped(tip, "top", (W, H)) and not clipped(tip, "top", (W, H + 40))
+    assert card_at_tip(tip, "top", hidden, [near, far], 72.0, (W, H)) == 0
+    assert card_at_tip(tip, "top", hidden, [near, far], 72.0, (W, H + 40)) == 1
+    assert card_at_tip(tip, "top", hidden, [near, far], 72.0) == 1  # the image's size not known
 
 
 def test_past_the_tip_is_measured_from_the_arm_s_edge() -> None:

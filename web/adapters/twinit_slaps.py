@@ -149,7 +149,8 @@ class Slaps:
         # makes an arm's arrival too old)
         hid = self._pending[1] if self._pending is not None else mono
         landed = [t for t in tips if min(hid, mono) - t[2] <= ARRIVAL_S]
-        tipped = tip_pair(landed, hidden, snapshot, self.stable.card_px)
+        size = (obs.width, obs.height)
+        tipped = tip_pair(landed, hidden, snapshot, self.stable.card_px, size)
         places = [snapshot[i].center for i in (tipped or sorted(hidden))]
         seen = visible_spots(obs)
         if tipped is not None:  # two hands: no card moved (one the finder misses for a frame is no move)
@@ -190,13 +191,13 @@ class Slaps:
             return
         if tipped is None and tips and all(self._pending[1] - since > ARRIVAL_S + 1e-6 for *_, since in tips):
             return  # one arm over the table a while before it hid these cards: a play or a carry
-        on_cards = tips_on(landed, tipped, hidden, snapshot, self.stable.card_px) if tipped else {}
+        on_cards = tips_on(landed, tipped, hidden, snapshot, self.stable.card_px, size) if tipped else {}
         if tipped is not None and not tips_at_rest(
             list(on_cards.values()), before, REST_TIPS * self.stable.card_px
         ):
             return  # two hands over the cards still coming down: a slap lands when they stop
         self._claimed = places
-        pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot, tips)
+        pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot, tips, size)
         if pair is None:
             return
         spots = [snapshot[i] for i in pair]
@@ -208,7 +209,7 @@ class Slaps:
         # who claimed: the edge each arm came in from (a player reaching across to a pile by another
         # edge makes one arm blob touching both, that vision may give to the other edge)
         if tipped is None:  # one arm (or two vision sees as one): the tips that lie on the pair
-            on_cards = tips_on(tips, pair, hidden, snapshot, self.stable.card_px)
+            on_cards = tips_on(tips, pair, hidden, snapshot, self.stable.card_px, size)
         edges = {tip[1] for tip in on_cards.values()}
         one = edges.pop() if len(edges) == 1 else None  # every tip from one edge: that player's
         seats = [on_cards[i][1] if i in on_cards else one or hidden[i][1] for i in pair]
@@ -281,7 +282,9 @@ class Slaps:
         since = self._hands_since if self._hands_since is not None else mono
         return [(fingertip(h), str(h.seat), since) for h in obs.hands]
 
-    def _pick_pair(self, hidden: list[int], snapshot: list[Spot], tips: list[Tip]) -> list[int] | None:
+    def _pick_pair(
+        self, hidden: list[int], snapshot: list[Spot], tips: list[Tip], size: tuple[int, int] | None = None
+    ) -> list[int] | None:
         """The two cards claimed: the only two hidden, or the only surely identical pair among
         more (arms cover cards on their way), or the only one among them with the card an arm's
         tip lies on; otherwise held back as uncertain (an arm carrying a card over others makes
@@ -297,7 +300,9 @@ class Slaps:
         sure = [pair for p, pair in scored if p >= self.sure]
         if len(sure) == 1:
             return sure[0]
-        found = {card_at_tip(t, s, dict.fromkeys(hidden), snapshot, self.stable.card_px) for t, s, _ in tips}
+        found = {
+            card_at_tip(t, s, dict.fromkeys(hidden), snapshot, self.stable.card_px, size) for t, s, _ in tips
+        }
         anchors = found - {None}
         if len(anchors) == 1:
             anchor = anchors.pop()

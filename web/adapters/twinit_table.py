@@ -310,6 +310,14 @@ PALM_FROM = 1.5
 """A hand's palm lies this many cards or more behind its fingertips (the rendered hands' palms lie
 1.5 to 3.5 cards behind, fingers reaching over the next card: the live bench's seeds 1 and 2
 claimed the card under the fingers instead of the pile under the palm, 39.8 and 56.3 s)."""
+PALM_BEHIND = 2.5
+"""Where a whole hand's palm centre lies, in cards behind its fingertips (towards its edge): a
+hand's palm centre lies 12 to 13 cm from the tip of its middle finger, a Twin It card is 5 cm
+wide. The claimed cards of the offline replays of seeds 0, 1, 2 and 4 lay 2.2 to 3.5 cards behind
+an arm tip the image showed whole, the cards under the fingers 0.1 to 1.5 cards."""
+PALM_RADIUS = 1.25
+"""A hidden card whose centre lies within this many cards of where the palm lies (:data:`PALM_BEHIND`)
+may be under it, though farther than :data:`TIP_REACH` from the tip (a palm card beside the arm)."""
 TIP_BEYOND = 0.35
 """A card whose centre lies farther than this many cards past an arm's tip (seen from the edge
 the arm comes from) is not under that hand: a hand covers the card it lies on up to its
@@ -398,6 +406,7 @@ def tip_pair(
     hidden: dict[int, tuple[int, str]],
     snapshot: list[Spot],
     card_px: float,
+    size: tuple[int, int] | None = None,
 ) -> list[int] | None:
     """The two hidden cards two arm tips lie on: the card nearest each tip (a hand's palm lies on
     its card, the fingers reach up to :data:`TIP_REACH` cards beyond; never a card lying past
@@ -410,7 +419,7 @@ def tip_pair(
             apart.append((tip, seat))
     chosen: list[int] = []
     for tip, seat in apart:
-        found = card_at_tip(tip, seat, hidden, snapshot, card_px)
+        found = card_at_tip(tip, seat, hidden, snapshot, card_px, size)
         if found is None:
             continue  # an arm resting where no hidden card lies
         if found in chosen:
@@ -420,14 +429,19 @@ def tip_pair(
 
 
 def tips_on(
-    tips: list[Tip], pair: list[int], hidden: Mapping[int, object], snapshot: list[Spot], card_px: float
+    tips: list[Tip],
+    pair: list[int],
+    hidden: Mapping[int, object],
+    snapshot: list[Spot],
+    card_px: float,
+    size: tuple[int, int] | None = None,
 ) -> dict[int, Tip]:
     """Card -> the arm tip that lies on it (:func:`card_at_tip`), for the cards of ``pair``; its
     seat is the edge the arm came in from (``arm_tips``: the first edge an arm crossed, kept while
     it reaches across to another)."""
     out: dict[int, Tip] = {}
     for tip in tips:
-        found = card_at_tip(tip[0], tip[1], hidden, snapshot, card_px)
+        found = card_at_tip(tip[0], tip[1], hidden, snapshot, card_px, size)
         if found in pair and found not in out:
             out[found] = tip
     return out
@@ -449,28 +463,71 @@ def tips_still(now: list[np.ndarray], before: list[np.ndarray], tol: float) -> b
     return all(any(row) for row in near) and all(any(col) for col in zip(*near, strict=True))
 
 
+def clipped(tip: np.ndarray, seat: str, size: tuple[int, int] | None, margin: float = 8.0) -> bool:
+    """Whether an arm's tip lies at the image's edge it points to (``size``: width, height): the
+    hand goes on beyond the image, its real tip unseen; ``False`` when the size is not known."""
+    if size is None:
+        return False
+    width, height = size
+    x, y = float(tip[0]), float(tip[1])
+    return {
+        "top": y >= height - 1 - margin,
+        "bottom": y <= margin,
+        "left": x >= width - 1 - margin,
+        "right": x <= margin,
+    }.get(seat, False)
+
+
+def palm_point(tip: np.ndarray, seat: str, card_px: float) -> np.ndarray:
+    """Where the palm of a whole hand whose fingertips lie at ``tip`` lies (:data:`PALM_BEHIND`)."""
+    back = PALM_BEHIND * card_px
+    dx, dy = {"top": (0.0, -back), "bottom": (0.0, back), "left": (-back, 0.0), "right": (back, 0.0)}.get(
+        seat, (0.0, 0.0)
+    )
+    return np.asarray(tip, dtype=np.float64) + np.array([dx, dy])
+
+
 def card_at_tip(
-    tip: np.ndarray, seat: str, hidden: Mapping[int, object], snapshot: list[Spot], card_px: float
+    tip: np.ndarray,
+    seat: str,
+    hidden: Mapping[int, object],
+    snapshot: list[Spot],
+    card_px: float,
+    size: tuple[int, int] | None = None,
 ) -> int | None:
-    """The hidden card nearest an arm's tip, within :data:`TIP_REACH` cards and not lying past
-    it (:data:`TIP_BEYOND`), else ``None``; but a card the fingertips lie on (its centre within
-    :data:`UNDER_FINGERS` of the tip) when a hidden card lies where the palm would
-    (:data:`PALM_FROM` cards or more behind the tip): the hand lies on that one."""
-    near: list[tuple[float, int]] = []
+    """The hidden card the hand whose fingertips lie at ``tip`` lies on, else ``None``; never a
+    card lying past the tip (:data:`TIP_BEYOND`).
+
+    A tip the image shows whole: the card nearest where the palm lies (:func:`palm_point`), among
+    those within :data:`TIP_REACH` of the tip or :data:`PALM_RADIUS` of the palm (a slap lays the
+    palm on the card, the fingers reach over the next one: seeds 1, 2 and 4 claimed the card under
+    the fingers, 39.8, 69.7 and 67.2 s). A tip cut off by the image's edge (:func:`clipped`; the
+    palm lies nearer it than a whole hand's): the hidden card nearest the tip within
+    :data:`TIP_REACH`; but a card the fingertips lie on (its centre within :data:`UNDER_FINGERS`
+    of the tip) when a hidden card lies where the palm would (:data:`PALM_FROM` cards or more
+    behind the tip)."""
+    whole = not clipped(tip, seat, size)
+    palm = palm_point(tip, seat, card_px)
+    near: list[tuple[float, float, int]] = []
+    """(distance to the tip, to the palm, card)"""
     for i in hidden:
-        if past_the_tip(tip, seat, snapshot[i].center) > TIP_BEYOND * card_px:
+        center = snapshot[i].center
+        if past_the_tip(tip, seat, center) > TIP_BEYOND * card_px:
             continue
-        d = float(np.linalg.norm(snapshot[i].center - tip))
-        if d <= TIP_REACH * card_px:
-            near.append((d, i))
+        d = float(np.linalg.norm(center - tip))
+        to_palm = float(np.linalg.norm(center - palm))
+        if d <= TIP_REACH * card_px or (whole and to_palm <= PALM_RADIUS * card_px):
+            near.append((d, to_palm, i))
     if not near:
         return None
+    if whole:
+        return min(near, key=lambda x: (x[1], x[0]))[2]
     near.sort()
     if near[0][0] < UNDER_FINGERS * card_px:
-        palm = [(d, i) for d, i in near if d >= PALM_FROM * card_px]
-        if palm:
-            return palm[0][1]
-    return near[0][1]
+        palm_cards = [(d, i) for d, _, i in near if d >= PALM_FROM * card_px]
+        if palm_cards:
+            return palm_cards[0][1]
+    return near[0][2]
 
 
 def same_places(a: list[np.ndarray], b: list[np.ndarray], tol: float) -> bool:

@@ -161,8 +161,16 @@ OPEN_BESIDE = 0.1
 seen when it matches the empty hole this closely: a finger over part of it would fill its pit or
 tint its ring, and a peg it hid shows no pit (over the 16 seeds' hand boards, the closest a hole
 under a hand came to an empty hole with a peg in it was 0.26; 0: never read so)."""
-OPEN_BESIDE_CELLS = 0
-"""(0: never; a hand's edge may lie within a hole's footprint while its pit and ring still show.)"""
+OPEN_BESIDE_CELLS = 2
+"""(0: never.) A hand's edge may lie within a hole's footprint while its pit and ring still show, so
+such a hole is seen only where the board all round it, ``OPEN_BESIDE_REACH`` pitches out in
+``OPEN_BESIDE_POINTS`` directions, is bare: its hue within ``OPEN_BESIDE_HUE`` of its board's and
+its brightness within ``OPEN_BESIDE_SHADE`` (log units; over the 16 seeds' hand boards, no hole with
+a hand within 0.35 pitches of its centre passed)."""
+OPEN_BESIDE_REACH = 0.4
+OPEN_BESIDE_POINTS = 16
+OPEN_BESIDE_HUE = 0.08
+OPEN_BESIDE_SHADE = 0.12
 EDGE = 0.2
 """Brightness change (log units) of an empty hole's ring against its board that a shadow's edge explains."""
 PIT = 0.2
@@ -1510,14 +1518,50 @@ class BoardReader:
         return lab, c, d
 
     def _open_empty(
-        self, occluded: np.ndarray, label: np.ndarray, conf: np.ndarray, dmin: np.ndarray
+        self,
+        occluded: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+        f: _Features | None = None,
+        board: np.ndarray | None = None,
     ) -> np.ndarray:
         """(N, N) bool: holes read empty, surely, matching the empty hole within ``OPEN_EMPTY`` of the
         limit (pit and bare ring) next to no occluded cell, or within ``OPEN_BESIDE`` next to a few
-        (see ``_assemble``, ``_open_limit``)."""
+        (see ``_assemble``, ``_open_limit``) where the board round them is bare (``_bare_around``:
+        with ``f`` and ``board`` only; else none next to an occluded cell)."""
         if OPEN_EMPTY <= 0 or self.spec.pattern != "holes":
             return np.zeros_like(self.valid)
-        return (label == 0) & (conf >= UNSURE) & (dmin < self._open_limit(occluded)) & self.valid
+        seen = (label == 0) & (conf >= UNSURE) & (dmin < self._open_limit(occluded)) & self.valid
+        return self._bare_beside(seen, occluded, f, board)
+
+    def _bare_beside(
+        self, seen: np.ndarray, occluded: np.ndarray, f: _Features | None, board: np.ndarray | None
+    ) -> np.ndarray:
+        """``seen`` less the holes next to an occluded cell round which the board is not bare."""
+        beside = seen & (occluded[:-1, :-1] | occluded[:-1, 1:] | occluded[1:, :-1] | occluded[1:, 1:])
+        if not beside.any():
+            return seen
+        seen = seen & ~beside
+        if f is not None and board is not None:
+            idx = np.nonzero(beside)
+            seen[idx] = self._bare_around(f, board, idx)
+        return seen
+
+    def _bare_around(self, f: _Features, board: np.ndarray, idx: tuple[np.ndarray, ...]) -> np.ndarray:
+        """(len(idx[0]),) bool: holes ``idx`` round which the board is bare, ``OPEN_BESIDE_REACH``
+        pitches out in ``OPEN_BESIDE_POINTS`` directions: no hue of its own past ``OPEN_BESIDE_HUE``
+        against their board's, its brightness within ``OPEN_BESIDE_SHADE``."""
+        ang = np.linspace(0.0, 2.0 * np.pi, OPEN_BESIDE_POINTS, endpoint=False)
+        rad = OPEN_BESIDE_REACH * PX
+        ys = ((idx[0] + 1) * PX)[:, None] + rad * np.sin(ang)[None, :]
+        xs = ((idx[1] + 1) * PX)[:, None] + rad * np.cos(ang)[None, :]
+        mx, my = self._to_image(xs, ys)
+        vals = cv2.remap(f.image, mx.reshape(1, -1), my.reshape(1, -1), cv2.INTER_LINEAR)[0]
+        res = np.log(vals.reshape(len(idx[0]), -1, 3).astype(np.float32) + 8.0) - board[idx][:, None, :]
+        bright = res.mean(-1)
+        hue = np.linalg.norm(res - bright[..., None], axis=-1)
+        return ((hue < OPEN_BESIDE_HUE) & (np.abs(bright) < OPEN_BESIDE_SHADE)).all(-1)
 
     @staticmethod
     def _open_limit(occluded: np.ndarray) -> np.ndarray:
@@ -1549,14 +1593,14 @@ class BoardReader:
         already classified afresh."""
         if OPEN_EMPTY <= 0 or self.spec.pattern != "holes":
             return np.zeros_like(self.valid)
-        open_empty = self._open_empty(occluded, label, conf, dmin) & changed
+        unsure = np.where(changed, dmin, np.inf)  # only those classified again are judged here
+        open_empty = self._open_empty(occluded, label, conf, unsure, f, board)
         stir = (covered | changed) & self.valid
         # With nothing covered and too few holes matching nothing for a hand, none is covered.
         if not covered.any() and int((changed & (dmin >= 1.0)).sum()) < MIN_HAND_CELLS:
             return open_empty
         around = cv2.dilate(stir.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        ones = np.ones_like(conf)
-        candidate = self._open_empty(occluded, label, ones, np.zeros_like(dmin)) & around & ~changed
+        candidate = (label == 0) & (self._open_limit(occluded) > 0) & self.valid & around & ~changed
         idx = np.nonzero(candidate)
         if idx[0].size:
             if fresh is not None and fresh[0][idx].all():
@@ -1564,6 +1608,10 @@ class BoardReader:
             else:
                 lab, c, d = self._reclassify(f, board, idx, covered[idx])
             seen = (lab == 0) & (c >= UNSURE) & (d < self._open_limit(occluded)[idx])
+            if seen.any():
+                mask = np.zeros_like(self.valid)
+                mask[tuple(i[seen] for i in idx)] = True
+                seen = self._bare_beside(mask, occluded, f, board)[idx]
             open_empty[idx] = seen
             # A hole covered at the last read has no confidence left: its fresh one.
             conf[idx] = np.where(seen, c, conf[idx])
@@ -1634,7 +1682,7 @@ class BoardReader:
         # classified again).
         if open_empty is None:
             open_empty = (
-                self._open_empty(occluded, label, conf, dmin)
+                self._open_empty(occluded, label, conf, dmin, f, board)
                 if covered is None
                 else np.zeros_like(self.valid)
             )

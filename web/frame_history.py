@@ -22,12 +22,13 @@ from itertools import pairwise
 import cv2
 import numpy as np
 
-HISTORY_S = 6.0
+HISTORY_S = 10.0
 """Seconds of frames kept: a frame's skipped frames are searched once vision is done with it, up to
 twice vision's time on one frame after the first of them (1.3 s a frame on the spread on a quiet
-machine, over 2 s on a loaded one)."""
-MAX_FRAMES = 120
-"""At most this many thumbnails (6 s at 20 fps; a 720p frame's: 6.9 MB at most, 3.5 MB at the
+machine, over 2 s on a loaded one: a threaded live replay at load 10 handed the spread over 5.4 s
+after the frame vision saw before it)."""
+MAX_FRAMES = 200
+"""At most this many thumbnails (10 s at 20 fps; a 720p frame's: 11.5 MB at most, 5.8 MB at the
 live bench's 10 fps)."""
 THUMB_WIDTH = 320
 """Frames are shrunk by the whole factor that brings them to at most this width."""

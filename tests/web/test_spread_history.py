@@ -189,3 +189,11 @@ def test_a_spread_vision_never_saw_still_is_dated_from_the_history_where_the_tab
     cards: 0.2 s early)."""
     got = play_staggered(tmp_path, [*STACK, 115, 128], RESTS, hand_from=125)
     assert got == pytest.approx(mono(120), abs=0.101)
+
+
+def test_a_hand_over_8_s_after_the_spread_began_is_still_dated_from_the_history(tmp_path: Path) -> None:
+    """Vision on a loaded machine: after one frame of the cards sliding it sees the table next
+    8 s later (the live replay at load 10: 5.4 s from the frame before the spread to the
+    hand-over); the history still holds the slide."""
+    got = play(tmp_path, [*STACK, 105, 106, 185, 186], rest=110)
+    assert got == pytest.approx(mono(110), abs=0.101)

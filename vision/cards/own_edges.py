@@ -74,9 +74,10 @@ class OwnEdgesConfig:
 
 
 def _steps(prof: np.ndarray) -> np.ndarray:
-    """(N, K) colour step at each point and offset (central difference over 1 px; 0 at the ends)."""
-    out = np.zeros(prof.shape[:2], np.float32)
-    out[:, 1:-1] = np.linalg.norm(prof[:, 2:] - prof[:, :-2], axis=2)
+    """(..., N, K) colour step at each point and offset (central difference over 1 px; 0 at the
+    ends) of colour profiles (..., N, K, 3)."""
+    out = np.zeros(prof.shape[:-1], np.float32)
+    out[..., 1:-1] = np.linalg.norm(prof[..., 2:, :] - prof[..., :-2, :], axis=-1)
     return out
 
 
@@ -84,7 +85,9 @@ def _outline(step: np.ndarray, cfg: OwnEdgesConfig) -> np.ndarray:
     """Per point, the index of the outermost strong step (a peak across the side, at least
     :attr:`OwnEdgesConfig.min_step` and :attr:`OwnEdgesConfig.outline_share` of the point's
     strongest), or -1."""
-    peak = (step >= np.roll(step, 1, axis=1)) & (step >= np.roll(step, -1, axis=1))
+    peak = np.ones(step.shape, bool)
+    peak[:, 1:] &= step[:, 1:] >= step[:, :-1]
+    peak[:, :-1] &= step[:, :-1] >= step[:, 1:]
     strong = peak & (step >= np.maximum(cfg.min_step, cfg.outline_share * step.max(axis=1, keepdims=True)))
     last = step.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
     return np.where(strong.any(axis=1), last, -1)
@@ -102,13 +105,15 @@ def _lines(n: int, top: int, max_turn: int) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def _strengths(step: np.ndarray, lines: np.ndarray, cfg: OwnEdgesConfig) -> np.ndarray:
-    """Each line's edge strength (L,): :attr:`OwnEdgesConfig.quantile` over its points of the colour
-    step it crosses (the best of its offset and the two beside); ``step``: (N, K) across one side,
-    ``lines``: (L, N) offset indices."""
-    n = step.shape[0]
-    tol = np.maximum(step, np.maximum(np.roll(step, 1, axis=1), np.roll(step, -1, axis=1)))
+    """Each side's lines' edge strengths (4, L): :attr:`OwnEdgesConfig.quantile` over a line's
+    points of the colour step it crosses (the best of its offset and the two beside); ``step``:
+    (4, N, K) across each side, ``lines``: (L, N) offset indices."""
+    n = step.shape[1]
+    tol = step.copy()
+    tol[..., 1:] = np.maximum(tol[..., 1:], step[..., :-1])
+    tol[..., :-1] = np.maximum(tol[..., :-1], step[..., 1:])
     q = int(cfg.quantile * (n - 1))
-    return np.partition(tol[np.arange(n)[None, :], lines], q, axis=1)[:, q]
+    return np.partition(tol[:, np.arange(n)[None, :], lines], q, axis=2)[..., q]
 
 
 def own_sides(
@@ -130,7 +135,7 @@ def own_sides(
         return None
     turn = int(np.ceil(cfg.max_turn * short / STEP))
     la, lb, lines_idx = _lines(cfg.samples, top, turn)
-    steps = [_steps(prof[s]) for s in range(4)]
+    steps = _steps(prof)
     da, db = -offsets[la], -offsets[lb]  # each line's depth at the first point and at the last
     # per side, its frame: the strongest line all along it (a print's edges stop short)
     frames: list[int] = []
@@ -138,7 +143,7 @@ def own_sides(
     colours = np.zeros((4, 3))
     pts = np.arange(cfg.samples)
     t = np.linspace(0.0, 1.0, cfg.samples)
-    strengths = [_strengths(steps[s], lines_idx, cfg) for s in range(4)]
+    strengths = _strengths(steps, lines_idx, cfg)
     last = len(offsets) - 1
     for s in range(4):
         j = int(np.argmax(strengths[s]))

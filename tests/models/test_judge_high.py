@@ -128,3 +128,35 @@ def test_calibration_writes_the_band_and_its_card(tmp_path: Path) -> None:
     card = tv.write_verify_card(settings, folder).read_text(encoding="utf-8")
     assert "## High-resolution band" in card
     assert PatternJudge(folder).high is not None
+
+
+def test_a_large_near_duplicate_the_64_px_verifier_leaves_uncertain_is_called_different(
+    tmp_path: Path, deck
+) -> None:
+    """The shipped band: a near-duplicate of the held-out bench deck (one element changed), both cards
+    170 px, which the verifier at 64 px leaves "uncertain", is "different" at 128 px; genuine pairs of
+    the same size are never called "different"."""
+    x, y, kind = deck.near_duplicates[13]
+    assert kind == "element_changed"
+    a, b = _crop(deck, x, 130), _crop(deck, y, 1130)
+    judge = PatternJudge()
+    assert judge.high is not None
+    assert judge.compare(a, b).verdict == "different"
+    assert _judge_with_band(tmp_path / "plain", None).compare(a, b).verdict == "uncertain"
+    genuine = [
+        judge.compare(_crop(deck, p, 5000 + i), _crop(deck, p, 6000 + i))
+        for i, p in enumerate(deck.patterns[:8])
+    ]
+    assert all(j.verdict != "different" for j in genuine)
+    assert any(j.verdict == "same" for j in genuine)
+
+
+def test_the_shipped_band_was_calibrated_on_many_large_pairs_and_adds_no_wrong_same() -> None:
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    high = settings["high"]
+    fired = high["different"]["calibration_fired"]
+    assert fired["same"]["pairs"] >= 1000 and fired["hard"]["pairs"] >= 1000
+    assert fired["same"]["fired"] == 0
+    assert high["validation"]["same_accuracy"] == high["small_verifier_validation"]["same_accuracy"]
+    assert high["validation"]["hard_accuracy"] > high["small_verifier_validation"]["hard_accuracy"]
+    assert high["validation"]["confident_wrong_rate"] <= 0.001

@@ -77,6 +77,11 @@ class HandConfig:
     still_diff: float = 8.0
     """... whose pixels differ from the previous frame's by at most this on average (max over B,
     G, R; a card left where a hand was is the same place, not the same look) has not moved ..."""
+    still_pixel: int = 10
+    """On a card guessed under a hand and not seen yet (``unseen``, see :meth:`HandTracker.update`),
+    a pixel that changed at most this much (max over B, G, R) since the last frame is the card
+    lying still, not the hand that left it (so is one in colours the hand around it does not
+    show)."""
     still_card_s: float = 0.5
     """... and one that has not moved for this many seconds while shaped like a card (see
     :func:`card_shaped`) ..."""
@@ -316,6 +321,29 @@ def quad_coverage(mask: np.ndarray, quad: np.ndarray, scale: float) -> float:
     return float(np.count_nonzero(mask[y0:y1, x0:x1] & inside)) / total
 
 
+def _like_around(low: np.ndarray, place: np.ndarray, fg: np.ndarray, reach: int = 5) -> np.ndarray:
+    """Pixels (bool) whose colour (8 levels a channel, give or take one) shows in the foreground
+    within ``reach`` pixels around ``place`` (uint8, nonzero inside): a hand over the place has
+    its colours beside it too (a plain palm moving over a place looks still there)."""
+    k = 2 * reach + 1
+    ring = (cv2.dilate(place, np.ones((k, k), np.uint8)) > 0) & (place == 0) & (fg > 0)
+    if not ring.any():
+        return np.zeros(place.shape, bool)
+    q = (low >> 5).astype(np.int32)
+    code = (q[..., 0] * 8 + q[..., 1]) * 8 + q[..., 2]
+    bins = np.zeros((8, 8, 8), bool)
+    bins.ravel()[np.unique(code[ring])] = True
+    near = bins.copy()
+    for axis in range(3):
+        for step in (1, -1):
+            shifted = np.roll(bins, step, axis=axis)
+            edge = [slice(None)] * 3
+            edge[axis] = 0 if step == 1 else -1
+            shifted[tuple(edge)] = False
+            near |= shifted
+    return near.ravel()[code]
+
+
 def _channel_max(image: np.ndarray) -> np.ndarray:
     """The largest of a 3-channel uint8 image's channels, per pixel."""
     b, g, r = cv2.split(image)
@@ -401,6 +429,7 @@ class HandTracker:
         visible_quads: list[np.ndarray] | None = None,
         colours: np.ndarray | None = None,
         hidden: set[int] | frozenset[int] = frozenset(),
+        unseen: list[np.ndarray] | tuple[np.ndarray, ...] = (),
     ) -> HandResult:
         """Hands in ``frame``. ``card_quads``: track id -> quad of every card on the table (last
         known where covered); ``visible_quads``: the cards the finder sees in this frame (not
@@ -408,7 +437,12 @@ class HandTracker:
         (:func:`vision.cards.segment.table_colours`), learned from this frame when not given;
         ``hidden``: cards not seen in the last frame. A hidden card a hand rested on and then
         moved away with went with the hand (a slap carries the card away): its quad follows the
-        hand's motion over it and it stays covered (``HandResult.carried``, see :meth:`_carry`)."""
+        hand's motion over it and it stays covered (``HandResult.carried``, see :meth:`_carry`).
+        ``unseen``: quads of cards known to lie under a hand but not seen yet (a pile's next card
+        when its top card was carried off): there, what differs from the memory (which holds
+        the card carried off) but has not changed since the last frame (a hand leaving it
+        changes it), or shows colours that the foreground around the place does not, is that
+        card, not a hand; the memory takes it quickly."""
         cfg = self.cfg
         low = self._low(frame)
         s = self._scale
@@ -427,6 +461,20 @@ class HandTracker:
         low_table = _BoxedTableMask(low, colours, fg)
         ghost = self._ghost(low, fg, colours, low_table)
         fg[ghost] = 0
+        prev = self._prev_low
+        # what changed since the last frame (the largest channel change), made once when needed
+        # (None: no last frame to compare)
+        change: np.ndarray | None = None
+        lying = None
+        if len(unseen) and prev is not None and prev.shape == low.shape:
+            change = _channel_max(cv2.absdiff(low, prev))
+            place = np.zeros((lh, lw), np.uint8)
+            for q in unseen:
+                cv2.fillConvexPoly(place, np.round(np.asarray(q, np.float32) * s).astype(np.int32), 1)
+            lying = (place > 0) & (fg > 0)
+            if lying.any():
+                lying &= (change <= cfg.still_pixel) | ~_like_around(low, place, fg)
+            fg[lying] = 0
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         not_hand = np.zeros((lh, lw), np.uint8)
@@ -440,10 +488,6 @@ class HandTracker:
         bd = cfg.border_px
         blobs: list[tuple[np.ndarray, Seat, tuple[int, int, int, int], float, int]] = []
         table_colour: np.ndarray | None = None
-        prev = self._prev_low
-        # what changed since the last frame (the largest channel change), made once for every
-        # blob when a blob needs it (None: no last frame to compare)
-        change: np.ndarray | None = None
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             if area < min_area:
@@ -482,6 +526,8 @@ class HandTracker:
         near_hand = cv2.dilate(hand_mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
         rate = np.where(fg.astype(bool), cfg.absorb_rate, cfg.learn_rate).astype(np.float32)
         rate[near_hand | shadow] = 0.0
+        if lying is not None:
+            rate[lying] = cfg.absorb_rate
         step = low.astype(np.float32)
         np.subtract(step, self._memory, out=step)
         step *= rate[..., None]
@@ -682,6 +728,16 @@ class HandTracker:
         self._patches = patches
         self._phase = {t: p for t, p in self._phase.items() if t in covered}
         self._last_shift = {t: v for t, v in self._last_shift.items() if t in covered}
+
+    def hand_over(self, quad: np.ndarray) -> tuple[int, Seat] | None:
+        """The hand of the last :meth:`update` over more than ``cover_fraction`` of a
+        full-resolution quad (the most of it, of several): (hand id, seat), None when none is."""
+        best: tuple[float, _Hand] | None = None
+        for hand in self._hands:
+            cov = quad_coverage(hand.mask, quad, self._scale)
+            if cov > self.cfg.cover_fraction and (best is None or cov > best[0]):
+                best = (cov, hand)
+        return None if best is None else (best[1].hand_id, best[1].seat)
 
     def set_covers(
         self, covers: dict[int, tuple[int, ...]], seen: set[int] | frozenset[int] = frozenset()

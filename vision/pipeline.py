@@ -39,7 +39,7 @@ from vision.cards.rectify import rectify
 from vision.cards.segment import table_colours, table_model_mask
 from vision.errors import InputError
 from vision.hands import HandConfig, HandResult, HandTracker, quad_coverage
-from vision.observation import CardState, HandObservation, TableObservation
+from vision.observation import CardState, HandEvent, HandObservation, TableObservation
 from vision.tracking import CardTracker, TrackerConfig, signature, signature_distance, signature_energy
 
 log = logging.getLogger(__name__)
@@ -130,6 +130,12 @@ class PipelineConfig:
     swept_in_sight: float = 0.3
     """A hidden card's place a hand lies over, with at least this fraction of it in sight and
     bare there (see ``bare_not_table``), no longer holds the card: it is gone."""
+    pile_iou: float = 0.5
+    """A card first found, within ``verify_s``, where a hand carried a card off (IoU at least this
+    with the place) makes the place a pile: the next time a hand carries a card off it, the next
+    card lies under the hand."""
+    lift_wait_s: float = 1.0
+    """How long a pile's place a card was carried off waits for the carried card to leave it."""
     sweep_grid: tuple[int, int] = (3, 2)
     """Tiles of the sweep across and down (each grown by a card's diagonal, so every card lies
     wholly inside one); every other pass has one more each way."""
@@ -166,6 +172,15 @@ class TablePipeline:
         self._origins: dict[int, tuple[np.ndarray, float]] = {}
         """Track id -> (quad, time): where a card a hand carried away lay, until the card is
         seen again (a card found there with its look is the one the hand left: it rose off it)."""
+        self._lifted: dict[int, tuple[np.ndarray, float]] = {}
+        """Track id -> (quad, time): the place a hand just carried a card off (see :meth:`_piles_next`)."""
+        self._lifts: list[tuple[np.ndarray, float, int]] = []
+        """(quad, time, first track id after it) of the places hands carried cards off, for
+        ``verify_s``: a card first found there after it makes the place a pile."""
+        self._piles: list[np.ndarray] = []
+        """The quads of the places known to be piles."""
+        self._guesses: dict[int, np.ndarray] = {}
+        """Track id -> pile quad: the cards guessed under a hand on a pile, not seen yet."""
         self._forget = False
         self._still = 0
         self._sweep_tile = 0
@@ -190,6 +205,10 @@ class TablePipeline:
         self._accounted = None
         self._verify = {}
         self._origins = {}
+        self._lifted = {}
+        self._lifts = []
+        self._piles = []
+        self._guesses = {}
         self._still = 0
         self._sweep_tile = 0
         self._sweep_pass = 0
@@ -314,9 +333,15 @@ class TablePipeline:
         # put down on its own is not joined to the image border, so it is no hand.)
         hidden = {t.track_id for t in self.tracker.on_table() if t.state is not CardState.VISIBLE}
         colours = self._colours(frame)
-        hand_res = self.hands.update(frame, timestamp, on_table, [], colours=colours, hidden=hidden)
+        unseen = [t.quad for t in self.tracker.on_table() if "unseen" in t.extra]
+        hand_res = self.hands.update(
+            frame, timestamp, on_table, [], colours=colours, hidden=hidden, unseen=unseen
+        )
         for track in self.tracker.tracks:
             if track.track_id in hand_res.carried:
+                if track.track_id not in self._origins:
+                    self._lifted[track.track_id] = (track.quad.copy(), timestamp)
+                    self._lifts.append((track.quad.copy(), timestamp, self.tracker.next_id))
                 self._verify.setdefault(track.track_id, (track.quad.copy(), timestamp))
                 self._origins.setdefault(track.track_id, (track.quad.copy(), timestamp))
                 track.quad = hand_res.carried[track.track_id]
@@ -380,10 +405,16 @@ class TablePipeline:
             origins=origins,
             swept=swept,
         )
+        late = self._piles_next(timestamp)
         if self.identify is not None:
             self._identify_new()
         self._gate_prev = small
-        hands = self._hands_with_current_tracks(hand_res.hands)
+        hands = self._hands_with_current_tracks(
+            tuple(
+                HandObservation(h.hand_id, h.seat, (*h.covers, *late.get(h.hand_id, ())), h.bbox)
+                for h in hand_res.hands
+            )
+        )
         # A card seen whole in this frame is under no hand (the hand mask can take in a card a
         # hand just put down next to it): its "covered" is dropped, here and in the hand memory.
         seen = {t.track_id for t in self.tracker.confirmed() if t.state is CardState.VISIBLE}
@@ -392,7 +423,14 @@ class TablePipeline:
             for h in hands
         )
         self.hands.set_covers({h.hand_id: h.covers for h in hands}, seen)
-        events = tuple(e for e in hand_res.events if not (e.kind == "covered" and e.track_id in seen))
+        late_events = tuple(
+            HandEvent(timestamp, "covered", h.hand_id, h.seat, tid)
+            for h in hands
+            for tid in late.get(h.hand_id, ())
+        )
+        events = tuple(
+            e for e in hand_res.events + late_events if not (e.kind == "covered" and e.track_id in seen)
+        )
         obs = TableObservation(
             frame_index=self._frame_index,
             timestamp=timestamp,
@@ -493,6 +531,65 @@ class TablePipeline:
         for t in self.tracker.tracks:
             if t.tentative:
                 cv2.fillConvexPoly(todo, np.round(t.quad * f).astype(np.int32), 255)
+
+    def _piles_next(self, timestamp: float) -> dict[int, tuple[int, ...]]:
+        """Piles: a place a hand carried a card off, where a card first found after it lay (the
+        pile's next card), is a pile. When a hand carries a card off a pile again, the pile's next
+        card lies under the hand: as soon as the carried card has left its place, a covered track
+        (:meth:`CardTracker.add_unseen_hidden`) is added there, covered by the hand (the finder
+        cannot find a card a hand hides; the hand covers it all the same). A guess not found there
+        once in sight was the pile's last card: the place is no pile any more. Returns hand id ->
+        the tracks added under it."""
+        tracks = {t.track_id: t for t in self.tracker.tracks}
+        iou = self.cfg.pile_iou
+        for tid, quad in list(self._guesses.items()):
+            t = tracks.get(tid)
+            if t is None or t.state is CardState.GONE:
+                self._piles = [p for p in self._piles if quad_iou(p, quad) < iou]
+                del self._guesses[tid]
+            elif "unseen" not in t.extra:
+                del self._guesses[tid]
+        lifts = []
+        for quad, since, first in self._lifts:
+            if timestamp - since > self.cfg.verify_s:
+                continue
+            if any(
+                t.track_id >= first and t.state is CardState.VISIBLE and quad_iou(t.quad, quad) >= iou
+                for t in self.tracker.confirmed()
+            ):
+                self._piles = [p for p in self._piles if quad_iou(p, quad) < iou] + [quad]
+                log.debug("a pile at %s", quad.mean(axis=0).round().tolist())
+                continue
+            lifts.append((quad, since, first))
+        self._lifts = lifts
+        out: dict[int, tuple[int, ...]] = {}
+        for tid, (quad, since) in list(self._lifted.items()):
+            carried = tracks.get(tid)
+            if (
+                carried is not None
+                and carried.state is not CardState.VISIBLE
+                and quad_iou(carried.quad, quad) >= iou
+            ):
+                if timestamp - since > self.cfg.lift_wait_s:
+                    del self._lifted[tid]
+                continue  # the carried card has not left its place yet
+            del self._lifted[tid]
+            over = self.hands.hand_over(quad)
+            if (
+                over is None
+                or not any(quad_iou(p, quad) >= iou for p in self._piles)
+                or any(
+                    quad_iou(t.quad, quad) >= iou
+                    for t in self.tracker.tracks
+                    if t.state is not CardState.GONE and t.track_id != tid
+                )
+            ):
+                continue
+            tr = self.tracker.add_unseen_hidden(quad, timestamp)
+            self._guesses[tr.track_id] = quad
+            out[over[0]] = (*out.get(over[0], ()), tr.track_id)
+            log.debug("pile's next card %d under hand %d (card %d carried off)", tr.track_id, over[0], tid)
+        return out
 
     def _revealed(
         self, frame: np.ndarray, hand_res: HandResult, cover: dict[int, float], search: np.ndarray

@@ -179,6 +179,11 @@ class CardTracker:
         self.tracks = []
         self._next_id = 1
 
+    @property
+    def next_id(self) -> int:
+        """The id the next new track will get (every track made after now has one at least this)."""
+        return self._next_id
+
     def on_table(self) -> list[Track]:
         """Confirmed tracks visible or covered (not gone)."""
         return [t for t in self.tracks if t.state is not CardState.GONE and not t.tentative]
@@ -305,7 +310,9 @@ class CardTracker:
                         lies[i, j] = True
                     iou = max(iou, at_origin)
                 if iou >= cfg.iou_match:
-                    known = tr.state is not CardState.GONE and not tr.tentative
+                    # (A card only guessed under a hand, never seen, comes after those seen: a
+                    # card found there with a known card's look is that one.)
+                    known = tr.state is not CardState.GONE and not tr.tentative and "unseen" not in tr.extra
                     pairs.append((iou + (1.0 if known else 0.0), i, j))
         pairs.sort(reverse=True)
         det_to_tr: dict[int, int] = {}
@@ -432,6 +439,7 @@ class CardTracker:
                 tr.quad = det.quad.astype(np.float32)
                 tr.confidence = det.confidence
                 tr.state = CardState.VISIBLE
+                tr.extra.pop("unseen", None)
                 tr.last_seen = timestamp
                 tr.hits += 1
                 if moved or was is not CardState.VISIBLE or tr.tentative:
@@ -479,6 +487,16 @@ class CardTracker:
             under_hand = hand_cover.get(tr.track_id, 0.0) > 0.0
             if tr.state is CardState.GONE:
                 continue
+            if (
+                "unseen" in tr.extra
+                and not under_hand
+                and not (hand_touch is not None and hand_touch(tr.quad))
+                and (_inside_roi(tr.quad, roi) or (bare is not None and bare(tr.quad)))
+            ):
+                # A card guessed under a hand (see :meth:`add_unseen_hidden`), not found where
+                # it was guessed, searched with no hand on it: there was none.
+                dropped.add(id(tr))
+                continue
             if under_hand and swept is not None and swept(tr.quad):
                 tr.state = CardState.GONE
             elif under_hand:
@@ -520,6 +538,19 @@ class CardTracker:
             self._take_clean_view(tr, frame, timestamp, False)
             out.append(tr)
         return out
+
+    def add_unseen_hidden(self, quad: np.ndarray, timestamp: float) -> Track:
+        """A covered track for a card not seen yet that a hand hides (the next card of a pile whose
+        top card a hand carried off, its part in sight showing a card): found at its place once in
+        sight, it takes its look; not found there once no hand hides it, it is dropped (it was a
+        guess: nothing on it shows before that)."""
+        tr = Track(
+            self._next_id, np.asarray(quad, np.float32).copy(), 0.0, CardState.COVERED, last_seen=timestamp
+        )
+        tr.extra["unseen"] = True
+        self._next_id += 1
+        self.tracks.append(tr)
+        return tr
 
     def _duplicates(
         self,

@@ -293,10 +293,13 @@ class Minute:
         :data:`LATE_S`). That frame is the first vision saw showing (all but one of) the most
         cards the spread showed, the table lying still from it to the next frame captured
         (:meth:`FrameHistory.still_after`: no card sliding, seen or not, no hand moving): hands
-        reaching for the cards by the hand-over frame may hide the last ones to stop (the live
-        bench's seeds 1 and 4 started 316 to 452 ms early); else the hand-over frame. ``None``
-        without a history (frames fed one by one), or when too few cards came to rest among its
-        frames (:data:`REST_SHARE`: the spread was at rest before them)."""
+        reaching for the cards by the hand-over frame may hide the last ones to stop (emulated
+        seed 1: 3 of 12 middle cards dated, 300 to 400 ms early). Without one, the first frame of
+        the history after the slide from which the whole table lay still
+        (:meth:`FrameHistory.first_still`), the hand-over frame's cards (seen or under a hand)
+        dated against it; else the hand-over frame. ``None`` without a history (frames fed one by
+        one), or when too few cards came to rest among its frames (:data:`REST_SHARE`: the
+        spread was at rest before them)."""
         history, obs, mark = self.frame_history, self._obs, self._mark
         if history is None or obs is None or mark is None or mark[1] is None:
             return None

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.finder import FinderConfig, fit_quad
+from vision.cards.finder import FinderConfig, find_cards, fit_quad
 from vision.cards.geometry import quad_iou
 from vision.cards.own_edges import own_sides
 from vision.render.scene import render
@@ -77,3 +77,16 @@ def test_a_side_over_a_strip_of_the_card_beneath_moves_in() -> None:
     out = own_sides(image, both, 1.0)
     assert out is not None
     assert quad_iou(out, top) >= 0.96
+
+
+def test_known_cards_taken_as_they_were_are_not_moved_again(twin_it_piles) -> None:
+    """Cards the pipeline passes as known (unchanged since found: every step was done on them
+    then) come back as they were, without the step's cost per frame."""
+    image, _ = twin_it_piles
+    known = find_cards(image, FinderConfig(own_edges=None))
+    again = find_cards(image, FinderConfig(), known=known)
+    assert len(again) == len(known)
+    assert all(any(d is k for k in known) for d in again)
+    # the same frame searched afresh moves the three top cards
+    fresh = find_cards(image, FinderConfig())
+    assert sum(not any(np.allclose(d.quad, k.quad) for k in known) for d in fresh) == 3

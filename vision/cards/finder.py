@@ -1015,6 +1015,7 @@ def find_cards(
     dets = []
     borders: list[float] = []  # each border found's relative width (:func:`_border_reach`)
     unconfirmed: list[tuple[int, float, np.ndarray]] = []  # (det, relative width, grown quad)
+    reused: set[int] = set()  # ids of the known cards taken as they were (every step done on them)
     for q, s in cands:
         quad = q / scale if scale != 1.0 else q.copy()
         # The carved mask lies ~1 px inside the card's edge: grow by the carve before refining.
@@ -1024,6 +1025,7 @@ def find_cards(
         same = _known_match((quad + np.float32([ox, oy])).astype(np.float32), known) if known else None
         if same is not None:
             dets.append(same)
+            reused.add(id(same))
             continue
         if full_grey is not None:
             search = max(6.0, 5.0 / scale)
@@ -1142,6 +1144,8 @@ def find_cards(
         median_aspect = float(np.median([aspect_ratio(d.quad) for d in dets]))
         deck = min(CARD_ASPECTS, key=lambda a: abs(a - median_aspect))
         for k, d in enumerate(dets):
+            if id(d) in reused:
+                continue
             own = own_sides(image, d.quad - offset, deck, cfg.own_edges)
             if own is not None:
                 dets[k] = CardDetection(order_quad(own + offset), d.confidence)

@@ -69,13 +69,18 @@ class LazyView:
     pairs compare (about 0.2 ms and 52 KB each). A lock makes two threads that ask at once build the
     view once; after that, reading it takes no lock."""
 
-    __slots__ = ("_high", "_high_view", "_lock", "_source", "_square", "_view")
+    __slots__ = ("_high", "_high_size", "_high_view", "_lock", "_source", "_square", "_view")
 
-    def __init__(self, source: np.ndarray, square: bool, high: np.ndarray | None = None) -> None:
+    def __init__(
+        self, source: np.ndarray, square: bool, high: np.ndarray | None = None, high_size: int = jv.HIGH_SIZE
+    ) -> None:
         self._source = source
         self._square = square
         self._high = high
-        """The crop shrunk to the high-resolution band's working size (None: the crop is not eligible)."""
+        """The checked crop itself (a copy), shrunk to ``high_size`` only when a pair of two large crops
+        first needs it (0.2 ms that a crop never compared in the band does not pay); None: the crop is
+        not eligible for the high-resolution band."""
+        self._high_size = high_size
         self._view: jv.VerifyView | None = None
         self._high_view: jv.VerifyView | None = None
         self._lock = threading.Lock()
@@ -98,7 +103,8 @@ class LazyView:
                     if self._high is None:
                         raise ValueError("judge verifier: this crop has no high-resolution view")
                     if self._high_view is None:
-                        self._high_view = jv.view_of_source(self._high, self._square)
+                        small = jv.source(self._high, self._high_size)
+                        self._high_view = jv.view_of_source(small, self._square)
                     view = self._high_view
                 else:
                     if self._view is None:
@@ -108,7 +114,7 @@ class LazyView:
 
     def unbuilt(self) -> LazyView:
         """A fresh holder of the same crop, its view not built yet (to measure what building costs)."""
-        return LazyView(self._source, self._square, self._high)
+        return LazyView(self._source, self._square, self._high, self._high_size)
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,11 +211,11 @@ class PatternJudge:
         square = is_square(crop)
         view = None
         if self.verifier is not None:
-            high = None
+            high, size = None, jv.HIGH_SIZE
             if jv.high_eligible(min(crop.shape[:2]), self.high, source_px):
                 assert self.high is not None
-                high = jv.source(crop, int(self.high["size"]))
-            view = LazyView(jv.source(crop), square, high)
+                high, size = crop.copy(), int(self.high["size"])
+            view = LazyView(jv.source(crop), square, high, size)
         px = 0.0
         if self.resolution is not None:
             px = jv.effective_px(min(crop.shape[:2]), self.resolution, source_px)

@@ -84,13 +84,14 @@ def _start(
     if truth is not None:
         cmd += ["--truth", str(truth)]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    # The server's log goes to a file, never to a pipe nobody drains (a full pipe would block it).
+    log = data.with_name(f"{data.name}-server.log")
+    with log.open("w") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(
-                f"the bench server stopped: {proc.stderr.read()[-2000:] if proc.stderr else ''}"
-            )
+            raise RuntimeError(f"the bench server stopped: {log.read_text(errors='replace')[-2000:]}")
         try:
             _get(port, "/api/health")
             return proc

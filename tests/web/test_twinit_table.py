@@ -9,9 +9,11 @@ import numpy as np
 from tests.web.tableobs import H, W, card, hand_on, obs
 from web.adapters.twinit_table import (
     Spot,
+    alone_in_reach,
     card_at_tip,
     clipped,
     hidden_under_hands,
+    nearest,
     past_the_tip,
     tip_pair,
     touched_by_hands,
@@ -120,3 +122,52 @@ def test_a_card_the_hands_mask_rings_all_round_is_hidden_though_a_card_is_seen_t
     assert hidden_under_hands(seen, snapshot, 20.0) == {0: (1, "bottom")}
     plain = replace(seen, hand_mask=np.zeros((H, W), bool))
     assert hidden_under_hands(plain, snapshot, 20.0) == {}
+
+
+def test_two_hands_on_a_pair_among_more_hidden_cards_claim_it_when_the_others_lie_out_of_reach() -> None:
+    """Seed 0's wrong claim at 64.4 s as vision saw it when it was judged: Ben's two hands lie on
+    a table card and Chloe's pile, his arms hide two more cards far behind his fingertips. Only
+    the two cards under his palms are within a hand's reach: the claim is theirs (a penalty may
+    rest on them). A card beside a palm (seed 1 at 77.9 s), or a claimed card under the fingers
+    rather than the palm (seed 0 at 77.8 s: the palm's card unseen), leaves it to the table."""
+    size = (W, H)
+    table, pile, arm_1, arm_2 = spot(490, 356), spot(161, 257), spot(494, 260), spot(556, 93)
+    snapshot = [table, pile, arm_1, arm_2]
+    hidden = dict.fromkeys(range(4), (1, "top"))
+    tips = [
+        (np.array([118.0, 426.0]), "top", 0.0),
+        (np.array([158.0, 426.0]), "top", 0.0),
+        (np.array([434.0, 534.0]), "top", 0.0),
+    ]
+    assert tip_pair(tips, hidden, snapshot, 70.0, size) == [0, 1]
+    assert alone_in_reach(tips, [0, 1], hidden, snapshot, 70.0, size)
+    # another hidden card beside the table card's palm: which two is the table's call
+    beside = spot(400, 356)
+    assert not alone_in_reach(tips, [0, 1], {**hidden, 4: (1, "top")}, [*snapshot, beside], 70.0, size)
+    # seed 1, 77.9 s: an arm from the left, its palm between the claimed table card and another
+    pile_1, claimed, other = spot(728, 87), spot(796, 439), spot(696, 451)
+    tips = [(np.array([850.0, 62.0]), "left", 0.0), (np.array([922.0, 458.0]), "left", 0.0)]
+    hidden = dict.fromkeys(range(3), (1, "left"))
+    assert not alone_in_reach(tips, [0, 1], hidden, [pile_1, claimed, other], 70.0, size)
+    # seed 0, 77.8 s: the card an arm tip found lies under its fingers, a card from the tip
+    fingers, pile_1 = spot(141, 581), spot(750, 96)
+    tips = [(np.array([738.0, 2.0]), "bottom", 0.0), (np.array([142.0, 510.0]), "bottom", 0.0)]
+    hidden = dict.fromkeys(range(3), (1, "bottom"))
+    far = spot(791, 364)
+    assert tip_pair(tips, hidden, [fingers, pile_1, far], 70.0, size) == [0, 1]
+    assert not alone_in_reach(tips, [0, 1], hidden, [fingers, pile_1, far], 70.0, size)
+
+
+def test_nearest_is_the_closest_spot_within_reach_and_visible_spots_are_made_once_per_frame() -> None:
+    spots = [spot(100, 100), spot(300, 100), spot(200, 400)]
+    assert nearest(spots, np.array([290.0, 110.0]), 20.0) == 1
+    assert nearest(spots, np.array([200.0, 250.0]), 20.0) is None
+    assert nearest(spots, np.array([200.0, 250.0]), 160.0) == 2
+    assert nearest([], np.array([0.0, 0.0]), 1e9) is None
+    view = obs(1, 0.0, [card(1, "twinit:p035", 640, 360), card(2, "twinit:p047", 200, 360)])
+    first, second = visible_spots(view), visible_spots(view)
+    assert first is not second and [s.track for s in first] == [s.track for s in second] == [1, 2]
+    first.append(spot(0, 0))  # a caller's list is its own
+    assert len(visible_spots(view)) == 2
+    moved = obs(2, 0.1, [card(1, "twinit:p035", 500, 360)])
+    assert [tuple(s.center) for s in visible_spots(moved)] == [(500.0, 360.0)]

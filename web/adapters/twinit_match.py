@@ -29,7 +29,7 @@ def short_side(quad: np.ndarray) -> float:
     """A card's shorter side in the camera image (px): the shorter of the mean lengths of its two
     pairs of opposite sides."""
     q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    sides = np.linalg.norm(q - q[[1, 2, 3, 0]], axis=1)
     return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
 
 

@@ -19,6 +19,7 @@ from web.adapters.base import photo_finish
 from web.adapters.twinit_table import (
     Spot,
     Tip,
+    alone_in_reach,
     arm_tips,
     card_at_tip,
     fingertip,
@@ -203,9 +204,13 @@ class Slaps:
         spots = [snapshot[i] for i in pair]
         # the claimed cards leave the snapshot: carrying them away is not another claim
         self.stable.snapshot = [s for i, s in enumerate(snapshot) if i not in pair]
-        # a penalty only for the very two cards two arm tips lie on; cards picked among more, or
-        # under arms vision cannot tell apart, may not be the claimed ones: the table's call
-        sure_cards = tipped is not None and len(hidden) == 2
+        # a penalty only for the very two cards two arm tips lie on: the only two hidden, or the
+        # only two hidden within any hand's reach, each under its palm (the others under arms);
+        # cards picked among more, or under arms vision cannot tell apart, may not be the claimed
+        # ones: the table's call
+        sure_cards = tipped is not None and (
+            len(hidden) == 2 or alone_in_reach(tips, tipped, hidden, snapshot, self.stable.card_px, size)
+        )
         # who claimed: the edge each arm came in from (a player reaching across to a pile by another
         # edge makes one arm blob touching both, that vision may give to the other edge)
         if tipped is None:  # one arm (or two vision sees as one): the tips that lie on the pair

@@ -9,6 +9,7 @@ which snapshot cards the hands cover.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -36,7 +37,9 @@ class Spot:
 
 
 def center_of(quad: np.ndarray) -> np.ndarray:
-    return np.asarray(quad, dtype=np.float64).reshape(4, 2).mean(axis=0)
+    """The mean of a quad's corners (its sum over four: the same value as ``mean``, without its
+    overhead on a 4 x 2 array, paid for every card each frame)."""
+    return np.asarray(quad, dtype=np.float64).reshape(4, 2).sum(axis=0) / 4.0
 
 
 def card_size(quads: list[np.ndarray]) -> float:
@@ -112,21 +115,35 @@ def hands_within(obs: TableObservation, quad: np.ndarray, track: int, reach: flo
     return False
 
 
+_VISIBLE: list[tuple[weakref.ref[TableObservation], list[Spot]]] = []
+"""The last observation's visible spots (the adapter asks for them several times a frame)."""
+
+
 def visible_spots(obs: TableObservation) -> list[Spot]:
-    return [
+    """The cards in sight with a clean view, as spots (a new list each call; the spots themselves
+    are shared between the calls for one observation and must not be changed)."""
+    last = next(iter(_VISIBLE), None)  # read once: another thread may replace it
+    if last is not None and last[0]() is obs:
+        return list(last[1])
+    spots = [
         Spot(center_of(c.quad), np.asarray(c.quad), c.last_clean_view, c.track_id)
         for c in obs.cards
         if c.state == CardState.VISIBLE and c.last_clean_view is not None
     ]
+    _VISIBLE[:] = [(weakref.ref(obs), spots)]
+    return list(spots)
 
 
 def nearest(spots: list[Spot], point: np.ndarray, within: float) -> int | None:
-    """Index of the spot nearest ``point`` if closer than ``within``."""
+    """Index of the spot nearest ``point`` if closer than ``within`` (one array operation for all
+    the spots: the adapter asks this for every card in sight against every place it keeps, each
+    frame; a call per spot took a quarter of its time)."""
     if not spots:
         return None
-    d = [float(np.linalg.norm(s.center - point)) for s in spots]
+    diff = np.array([s.center for s in spots], dtype=np.float64) - np.asarray(point, dtype=np.float64)
+    d = np.sqrt((diff * diff).sum(axis=1))
     i = int(np.argmin(d))
-    return i if d[i] <= within else None
+    return i if float(d[i]) <= within else None
 
 
 def same_layout(a: list[Spot], b: list[Spot], tol: float) -> bool:
@@ -487,6 +504,49 @@ def palm_point(tip: np.ndarray, seat: str, card_px: float) -> np.ndarray:
     return np.asarray(tip, dtype=np.float64) + np.array([dx, dy])
 
 
+def _reach(
+    tip: np.ndarray, seat: str, center: np.ndarray, card_px: float, whole: bool
+) -> tuple[float, float] | None:
+    """(distance to the tip, to the palm) of a card the hand whose fingertips lie at ``tip`` may
+    lie on (:func:`card_at_tip`), else ``None``."""
+    if past_the_tip(tip, seat, center) > TIP_BEYOND * card_px:
+        return None
+    d = float(np.linalg.norm(center - tip))
+    to_palm = float(np.linalg.norm(center - palm_point(tip, seat, card_px)))
+    if d <= TIP_REACH * card_px or (whole and to_palm <= PALM_RADIUS * card_px):
+        return d, to_palm
+    return None
+
+
+def alone_in_reach(
+    tips: list[Tip],
+    pair: list[int],
+    hidden: Mapping[int, object],
+    snapshot: list[Spot],
+    card_px: float,
+    size: tuple[int, int] | None = None,
+) -> bool:
+    """Whether the two cards of ``pair`` are the only hidden cards any arm's hand may lie on, each
+    under the palm of a tip the image shows whole (within :data:`PALM_RADIUS` of it) or nearest
+    a tip cut off by its edge: the other hidden cards lie under arms only, far from any hand, and
+    the pair is the one the hands claimed though more cards are hidden."""
+    for i in hidden:
+        if i in pair:
+            continue
+        center = snapshot[i].center
+        if any(_reach(tip, seat, center, card_px, not clipped(tip, seat, size)) for tip, seat, _ in tips):
+            return False
+    on = tips_on(tips, pair, hidden, snapshot, card_px, size)
+    if len(on) != 2:
+        return False
+    for i, (tip, seat, _since) in on.items():
+        if clipped(tip, seat, size):
+            continue
+        if float(np.linalg.norm(snapshot[i].center - palm_point(tip, seat, card_px))) > PALM_RADIUS * card_px:
+            return False
+    return True
+
+
 def card_at_tip(
     tip: np.ndarray,
     seat: str,
@@ -507,17 +567,12 @@ def card_at_tip(
     of the tip) when a hidden card lies where the palm would (:data:`PALM_FROM` cards or more
     behind the tip)."""
     whole = not clipped(tip, seat, size)
-    palm = palm_point(tip, seat, card_px)
     near: list[tuple[float, float, int]] = []
     """(distance to the tip, to the palm, card)"""
     for i in hidden:
-        center = snapshot[i].center
-        if past_the_tip(tip, seat, center) > TIP_BEYOND * card_px:
-            continue
-        d = float(np.linalg.norm(center - tip))
-        to_palm = float(np.linalg.norm(center - palm))
-        if d <= TIP_REACH * card_px or (whole and to_palm <= PALM_RADIUS * card_px):
-            near.append((d, to_palm, i))
+        found = _reach(tip, seat, snapshot[i].center, card_px, whole)
+        if found is not None:
+            near.append((*found, i))
     if not near:
         return None
     if whole:

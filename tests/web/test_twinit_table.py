@@ -171,3 +171,18 @@ def test_nearest_is_the_closest_spot_within_reach_and_visible_spots_are_made_onc
     assert len(visible_spots(view)) == 2
     moved = obs(2, 0.1, [card(1, "twinit:p035", 500, 360)])
     assert [tuple(s.center) for s in visible_spots(moved)] == [(500.0, 360.0)]
+
+
+def test_one_hand_s_fingertips_point_its_palm_from_their_middle() -> None:
+    """Seed 5's slap at 47.9 s as vision saw it: Ana's right hand (from the bottom) shows two
+    fingertips 44 px apart above two table cards side by side; its palm lies on the right one.
+    From the first fingertip alone the palm lies as near the left card; from their middle it lies
+    on the right one."""
+    snapshot = [spot(690, 362), spot(594, 264), spot(692, 267), spot(149, 474), spot(168, 262)]
+    hidden = dict.fromkeys(range(5), (1, "bottom"))
+    tips = [
+        (np.array([170.0, 94.0]), "bottom", 0.0),
+        (np.array([642.0, 98.0]), "bottom", 0.0),
+        (np.array([686.0, 98.0]), "bottom", 0.0),
+    ]
+    assert tip_pair(tips, hidden, snapshot, 68.0, (W, H)) == [2, 4]

@@ -425,15 +425,19 @@ def tip_pair(
     card_px: float,
     size: tuple[int, int] | None = None,
 ) -> list[int] | None:
-    """The two hidden cards two arm tips lie on: the card nearest each tip (a hand's palm lies on
-    its card, the fingers reach up to :data:`TIP_REACH` cards beyond; never a card lying past
-    the tip, see :data:`TIP_BEYOND`), a different card for each tip; ``None`` unless exactly two
-    tips far enough apart to be two hands find cards (an arm resting where no hidden card lies
-    does not count)."""
-    apart: list[tuple[np.ndarray, str]] = []
-    for tip, seat, _since in tips:  # one hand's fingers make several tips close together: one counts
-        if all(float(np.linalg.norm(tip - other)) >= TIP_APART * card_px for other, _ in apart):
-            apart.append((tip, seat))
+    """The two hidden cards two hands lie on (:func:`card_at_tip`), a different card for each;
+    ``None`` unless exactly two hands find cards (an arm resting where no hidden card lies does not
+    count). Tips less than :data:`TIP_APART` apart are one hand's fingers: the hand's tip is their
+    middle, its axis running between its outer fingers (seed 5 at 47.9 s: the index finger's tip
+    alone put the palm as near the card beside the claimed one)."""
+    groups: list[tuple[list[np.ndarray], str]] = []
+    for tip, seat, _since in tips:  # one hand's fingers make several tips close together: one counts,
+        # their middle (the hand's axis runs between its outer fingers)
+        if all(float(np.linalg.norm(tip - group[0])) >= TIP_APART * card_px for group, _ in groups):
+            groups.append(([tip], seat))
+        else:
+            next(g for g, _ in groups if float(np.linalg.norm(tip - g[0])) < TIP_APART * card_px).append(tip)
+    apart = [(np.mean(group, axis=0), seat) for group, seat in groups]
     chosen: list[int] = []
     for tip, seat in apart:
         found = card_at_tip(tip, seat, hidden, snapshot, card_px, size)

@@ -176,6 +176,7 @@ def verifier_section(folder: Path, model: ModelFiles) -> list[str]:
         "pixel by pixel, and their p_same comes from a logistic model of the net's logit and the verifier's",
         f'evidence; "same" then needs p_same >= the threshold in `{VERIFY_META}` ({same_at:.6f}),',
         *_different_lines(settings.get("different"), different_below),
+        *_high_lines(settings.get("high")),
         *_resolution_lines(settings.get("resolution")),
     ]
 
@@ -194,6 +195,21 @@ def _different_lines(rule: dict | None, different_below: float) -> list[str]:
         f" {float(rule['margin']):g} below every genuine calibration pair's (in its resolution band where"
         " the band's genuine pairs are many enough; `judge_verify.md`). The benchmark above is of the net"
         " with its verifier and that rule.",
+    ]
+
+
+def _high_lines(high: dict | None) -> list[str]:
+    """The verifier's high-resolution band, in a sentence (none when it was calibrated without it)."""
+    if not high or not high.get("different"):
+        return []
+    return [
+        "",
+        f"Pairs of two crops of at least {int(high['from_px'])} px (a crop of unknown source up to"
+        f" {int(high['max_px'])} px) are also measured at {int(high['size'])} px, where the band's own"
+        ' logistic model and "different" rule'
+        f" ({float(high['different']['margin']):g} logit below its lowest genuine large calibration pair)"
+        ' may call them "different"; "same" stays the 64 px verifier\'s call. `judge_verify.md` gives'
+        " the band's figures.",
     ]
 
 

@@ -927,3 +927,26 @@ def test_two_hands_seen_by_slow_vision_are_judged_once_still_however_long_they_t
         assert claims(live) == 0, reach
     table.show([middle, *covered], coming(covered, 5), dt=0.35)
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
+
+
+def test_a_pair_two_hands_land_on_is_judged_on_the_landing_frame_only(tmp_path: Path) -> None:
+    """The pair's comparison is made when the hands land and kept for the very same two views:
+    the frame that rules (a frame later) calls the judge for no pair (its pair head took 15 to
+    20 ms of the ruling frame in the offline replays)."""
+    calls: list[int] = []
+
+    def counting(a: np.ndarray, b: np.ndarray) -> float:
+        calls.append(1)
+        return pixel_compare(a, b)
+
+    live, _ad, table = pile_game(tmp_path, compare=counting)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [card(3, P[1], *BOTTOM, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    hands = [hand_on(1, "bottom", covered[0]), hand_on(2, "bottom", covered[1])]
+    table.show([cards[0], *covered], hands)  # the hands land: the pair is judged now
+    assert claims(live) == 0
+    landing = len(calls)
+    assert landing >= 1
+    table.show([cards[0], *covered], hands)  # lying still: ruled on this frame, from the kept p(same)
+    assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
+    assert len(calls) == landing

@@ -124,6 +124,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         """When (recent frames, since the table memory was last made) a card was seen where the
         memory holds none: it lags behind the table then (a card just laid, carried, not at rest)."""
         self._claimed: list[np.ndarray] | None = None
+        self._pairs_p: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, float]] = {}
+        """(id, id) of two views -> (the views, their p(same)): a slap's pair judged once."""
         self._sigs: dict[int, tuple[np.ndarray, Any]] = {}
         """id(view) -> (view, signature): the last clean views' signatures, made while the hands
         come down so that the slap's comparison needs only the pair head."""

@@ -71,6 +71,8 @@ EDGE_PX = 8
 of the live bench, 42.3 s, carrying won cards from the far pile, its tip at the edge for 0.3 s)."""
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
+PAIRS_KEPT = 8
+"""Pairs of views whose p(same) is kept (:meth:`Slaps._p_same_views`)."""
 FRESH_S = 1.0
 """A penalty needs both cards' views seen with no hand on them at most this long before the
 hands landed on them (an older view may show a card since covered, moved or turned)."""
@@ -102,6 +104,20 @@ class Slaps:
         if len(self._sigs) > 2 * RECENT_VIEWS:
             for key in list(self._sigs)[: len(self._sigs) - RECENT_VIEWS]:
                 del self._sigs[key]
+
+    def _p_same_views(self, a: np.ndarray, b: np.ndarray) -> float:
+        """The judge's p(same) of two views, kept for the very same two views: a slap's pair is
+        judged on the frame its hands land (:meth:`_surely_same`, or ahead of a later decision)
+        and again on the frame that rules (a pair head call of 15 to 20 ms on the ruling frame)."""
+        key = (id(a), id(b))
+        known = self._pairs_p.get(key)
+        if known is not None and known[0] is a and known[1] is b:
+            return known[2]
+        p = self.matcher.p_same(self._signature_of(a), self._signature_of(b))
+        self._pairs_p[key] = (a, b, p)
+        for stale in list(self._pairs_p)[: max(0, len(self._pairs_p) - PAIRS_KEPT)]:
+            del self._pairs_p[stale]
+        return p
 
     def _prepare(self, spots: list[Spot]) -> None:
         """Signatures of these cards' last clean views, in one batch, before they are needed."""
@@ -169,6 +185,9 @@ class Slaps:
             self._pending_frames = 0
             self._pending_seen = seen
             self._prepare([snapshot[i] for i in hidden])
+            if tipped is not None:  # the pair two hands lie on, judged now from the views it
+                # will be ruled on (the ruling frame then needs no call of the judge for it)
+                self._p_same_views(*self._evidence([snapshot[i] for i in tipped], mono)[0])
         else:
             self._pending_frames += 1
         if self._claimed is not None:
@@ -275,7 +294,7 @@ class Slaps:
 
     def _surely_same(self, spots: list[Spot], landed: float) -> bool:
         crops, _ = self._evidence(spots, landed)
-        return self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1])) >= self.sure
+        return self._p_same_views(crops[0], crops[1]) >= self.sure
 
     def _tips(self, obs: TableObservation, mono: float) -> list[Tip]:
         """Arm tips from the hands' mask; without one, each hand box's far end."""
@@ -392,7 +411,7 @@ class Slaps:
                 self._reveal_top(loc["pile"], Spot(spot.center, spot.quad, crop, spot.track))
                 state = self.live.snapshot_state()
         faces = [self._face_at(state, loc) for loc in locs]
-        p_same = self.matcher.p_same(self._signature_of(crops[0]), self._signature_of(crops[1]))
+        p_same = self._p_same_views(crops[0], crops[1])
         # a penalty only for the very two cards two arm tips lie on, judged different from whole,
         # fresh, square views (an oblong crop is a card cut short or two cards merged)
         # ... and a table memory that held every card in sight before the hands landed (else the

@@ -195,3 +195,48 @@ def _spot_at(center: tuple[float, float], look: np.ndarray, seen: float) -> Spot
         [[cx - 40, cy - 40], [cx + 40, cy - 40], [cx + 40, cy + 40], [cx - 40, cy + 40]], np.float32
     )
     return Spot(np.array(center), quad, look, 1, seen, True, True)
+
+
+def test_a_capture_whose_won_cards_are_not_laid_yet_is_no_penalty() -> None:
+    """Bea's capture pile still shows the card won before (the cards she just won are on their way):
+    every view of its place agrees, but with the card an older capture put there, not the face the
+    referee records on top. Judged against the other claimed card, "different" would penalise a
+    true pair (the live bench's seed 5 at 69.4 s, a triple steal 0.8 s after the capture): the
+    table is asked. Once the place shows the recorded face, the views may rest a penalty."""
+    from types import SimpleNamespace
+
+    from web.adapters.twinit_slaps import Slaps
+
+    old_top, won, pile_top = (np.full((80, 80, 3), v, np.uint8) for v in (10, 120, 200))
+    views = PlaceViews()
+    at_capture, at_pile = (100.0, 100.0), (500.0, 100.0)
+    for k in range(8):  # both places seen, whole and settled, for a while
+        views.add(_spot_at(at_capture, old_top, 1.0 + 0.1 * k), tol=10.0)
+        views.add(_spot_at(at_pile, pile_top, 1.0 + 0.1 * k), tol=10.0)
+    same_pairs = {(id(a), id(a)) for a in (old_top, won, pile_top)}
+
+    def p_same_many(pairs):
+        return [1.0 if (id(a), id(b)) in same_pairs else 0.0 for a, b in pairs]
+
+    state = {"captures": [[], [("f2", 2), ("f7", 2)]], "piles": [[3, "f9"]], "table": []}
+    judge = SimpleNamespace(
+        stable=SimpleNamespace(card_px=80.0),
+        place_views=views,
+        view_at={("pile", 0): pile_top},
+        labels={"f2": old_top, "f7": won, "f9": pile_top},
+        live=SimpleNamespace(snapshot_state=lambda: state),
+        _face_at=lambda st, loc: Slaps._face_at(judge, st, loc),
+        matcher=SimpleNamespace(p_same_many=p_same_many),
+        sure=0.9,
+        different_below=0.1,
+        _signature_of=lambda view: view,
+    )
+    spots = [_spot_at(at_capture, old_top, 1.7), _spot_at(at_pile, pile_top, 1.7)]
+    locs = [{"capture": [1, 1]}, {"pile": 0}]
+    assert not Slaps._sound_evidence(judge, spots, locs, landed=2.0)
+    # a capture whose recorded top is the card its place shows: a sound penalty
+    state["captures"][1] = [("f7", 2), ("f2", 2)]
+    assert Slaps._sound_evidence(judge, spots, locs, landed=2.0)
+    # a capture face with no look known: nothing tells which card should lie there
+    judge.labels.pop("f2")
+    assert not Slaps._sound_evidence(judge, spots, locs, landed=2.0)

@@ -81,7 +81,8 @@ def build_demo(
     **overrides: Any,
 ) -> AppContext:
     """The demo's context. ``repeat`` > 1 plays scenarios of seeds ``seed, seed + 1, ...`` back
-    to back, each a new game (the benchmark's long run)."""
+    to back, each a new game (the benchmark's long run). ``overrides`` are :class:`Settings`
+    fields (``deck=DIR``: Twin It judged against that enrolled deck)."""
     scenario = load_scenario(game, seed)
     settings = demo_settings(scenario, game, **overrides)
     restart: list[Callable[[Settings], None]] = []
@@ -101,10 +102,10 @@ def build_demo(
         process, factory = collaborators_for(settings)
         return build_context(settings, source, process, factory)
 
-    from vision.identity.judge import PatternJudge
-    from web.adapters.twinit import judge_adapter
+    from web.wiring import adapter_factory_for
 
-    ctx, new_game = twinit_context(settings, source, judge_adapter(PatternJudge()))
+    # with settings.deck (an enrolled deck's folder), slaps are judged against that deck
+    ctx, new_game = twinit_context(settings, source, adapter_factory_for("twinit", settings.deck))
     restart.append(new_game)
     return ctx
 

@@ -39,6 +39,9 @@ class Settings(BaseModel):
     from elsewhere (the demo)."""
     profile: Path | None = None
     """A calibration profile file."""
+    deck: Path | None = None
+    """An enrolled Twin It deck's folder (``tableref enroll``): slaps are judged against it;
+    ``None``: by the pair judge alone."""
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=0, le=65535)
     data_dir: Path = Path(".tableref")

@@ -6,6 +6,7 @@ Heavy imports (onnxruntime models) happen here, when a session is built, never a
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from web.session import Processor
@@ -47,16 +48,25 @@ def _reading_identity(reader: Any, reading: Any, deck: str) -> str | None:
 def collaborators_for(settings: Any) -> tuple[Processor, Any]:
     """The frame processor and the adapter factory of a live session for ``settings.game``."""
     if settings.game == "twixt":
+        if settings.deck is not None:
+            from web.enrolled_twinit import check_deck
+
+            check_deck(settings.deck, settings.game)  # refused: only Twin It takes a deck
         from web.adapters.twixt import make_adapter
         from web.board_vision import BoardVision
 
         vision = BoardVision(tuple(settings.players), dict(settings.options))
         return vision.process, lambda live, s: make_adapter(live, s, vision)
-    return processor_for(settings.game), adapter_factory_for(settings.game)
+    return processor_for(settings.game), adapter_factory_for(settings.game, settings.deck)
 
 
-def adapter_factory_for(game: str) -> Any:
-    """The adapter factory ``(live, settings) -> adapter`` for ``game``."""
+def adapter_factory_for(game: str, deck: Path | None = None) -> Any:
+    """The adapter factory ``(live, settings) -> adapter`` for ``game``; Twin It with ``deck`` (an
+    enrolled deck's folder) judges with ``EnrolledJudge(PatternJudge(), EnrolledDeck.load(deck))``."""
+    if deck is not None:
+        from web.enrolled_twinit import enrolled_adapter, enrolled_judge
+
+        return enrolled_adapter(*enrolled_judge(deck, game))
     if game == "twinit":
         from vision.identity.judge import PatternJudge
         from web.adapters.twinit import judge_adapter

@@ -63,7 +63,14 @@ def _get(port: int, path: str) -> Any:
 
 
 def _start(
-    what: str, port: int, data: Path, seed: int, fps: float, repeat: int = 1, truth: Path | None = None
+    what: str,
+    port: int,
+    data: Path,
+    seed: int,
+    fps: float,
+    repeat: int = 1,
+    truth: Path | None = None,
+    deck: Path | None = None,
 ) -> subprocess.Popen:
     cmd = [
         sys.executable,
@@ -83,6 +90,8 @@ def _start(
     ]
     if truth is not None:
         cmd += ["--truth", str(truth)]
+    if deck is not None:
+        cmd += ["--deck", str(deck)]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     # The server's log goes to a file, never to a pipe nobody drains (a full pipe would block it).
     log = data.with_name(f"{data.name}-server.log")
@@ -566,9 +575,9 @@ def _memory(watch: ProcWatch, quick: bool) -> dict[str, Any]:
     }
 
 
-def _stream(seed: int, data: Path, seconds: float) -> dict[str, Any]:
+def _stream(seed: int, data: Path, seconds: float, deck: Path | None = None) -> dict[str, Any]:
     port = _free_port()
-    proc = _start("stream", port, data / "stream", seed, 30.0)
+    proc = _start("stream", port, data / "stream", seed, 30.0, deck=deck)
     watch = ProcWatch(proc.pid)
     watch.start()
     try:
@@ -604,16 +613,28 @@ def _stream(seed: int, data: Path, seconds: float) -> dict[str, Any]:
     }
 
 
-def run(quick: bool, seed: int) -> dict[str, Any]:
+def run(quick: bool, seed: int, enrolled: bool = False) -> dict[str, Any]:
+    """The bench's figures; ``enrolled``: the scenarios' deck is enrolled first (the rendered
+    enrolment, :mod:`web.bench.live_deck`) and both servers judge slaps against it, the
+    enrolment's figures under ``"_enrolment"``."""
     from web.demo_session import load_scenario
 
     duration = float(load_scenario("twinit", seed).duration)
     repeat = 1 if quick else max(1, math.ceil(FULL_RUN_S / duration))
+    deck: Path | None = None
+    enrolment: dict[str, Any] = {}
+    if enrolled:
+        from web.bench.live_deck import enrolled_deck
+
+        deck, enrolment = enrolled_deck(seed)
     with tempfile.TemporaryDirectory(prefix="tableref-bench-") as tmp:
         data = Path(tmp)
         truth_path = data / "truth.jsonl"
         port = _free_port()
-        proc = _start("demo", port, data / "demo", seed, 10.0, repeat, truth_path)
+        started = time.monotonic()
+        proc = _start("demo", port, data / "demo", seed, 10.0, repeat, truth_path, deck)
+        if enrolled:
+            enrolment["server_start_s"] = rounded(time.monotonic() - started, 2)
         watch = ProcWatch(proc.pid)
         watch.start()
         truth = _scenario_truth([seed + k for k in range(repeat)])
@@ -634,5 +655,8 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
             proc.wait(10)
         slaps, coop = _score(truth, _truth_frames(truth_path), recorder.seen)
         memory = _memory(watch, quick)
-        stream = _stream(seed, data, 8.0 if quick else 20.0)
-    return {"slaps": slaps, "coop_timer": coop, "stream": stream, "memory": memory}
+        stream = _stream(seed, data, 8.0 if quick else 20.0, deck)
+    result = {"slaps": slaps, "coop_timer": coop, "stream": stream, "memory": memory}
+    if enrolled:
+        result["_enrolment"] = enrolment
+    return result

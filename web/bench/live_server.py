@@ -3,7 +3,8 @@
 ``demo``: the Twin It demo scenario(s) in real time through the whole app; every rendered
 frame's truth (time, capture clock, hand events) is written to ``--truth`` as JSON lines, for
 scoring only: the app never sees it. ``stream``: a 1280x720 scenario clip looped at 30 fps
-through the same app, to measure the video stream and its cost.
+through the same app, to measure the video stream and its cost. ``--deck DIR``: slaps judged
+against that enrolled deck.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--truth", type=Path)
     parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--deck", type=Path, default=None, help="an enrolled Twin It deck's folder")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     from web.demo_session import build_demo
@@ -81,6 +83,7 @@ def main() -> None:
         port=args.port,
         data_dir=args.data,
         stream_fps=30.0,
+        deck=args.deck,
     )
     if args.what == "stream":
         ctx.session.open_source = looped_clip(args.seed, args.fps)

@@ -1,8 +1,9 @@
-"""``tableref bench SUITE [--quick] [--json] [--seed N]``: speed and accuracy figures.
+"""``tableref bench SUITE [--quick] [--json] [--seed N] [--enrolled]``: speed and accuracy figures.
 
 Suites: cards, identity, referee, twixt, live (one module each in :mod:`web.bench`). Every suite
 is seeded and repeatable; timings are medians and p95 over many runs, with baselines measured in
-the same run.
+the same run. ``live --enrolled`` first enrols the scenarios' deck (the rendered enrolment) and
+judges slaps against it.
 """
 
 from __future__ import annotations
@@ -21,12 +22,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="a shorter run with the same shape")
     parser.add_argument("--json", action="store_true", help="print only the JSON object")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    parser.add_argument(
+        "--enrolled",
+        action="store_true",
+        help="live: enrol the scenarios' deck first (rendered enrolment) and judge slaps against it",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    extra: dict[str, object] = {}
+    if args.enrolled:
+        if args.suite != "live":
+            from web.cli import CliError
+
+            raise CliError(f"--enrolled: only the live bench enrols a deck, not {args.suite!r}")
+        extra["enrolled"] = True
     module = importlib.import_module(f"web.bench.{args.suite}")
     t0 = time.perf_counter()
-    result = module.run(quick=args.quick, seed=args.seed)
+    result = module.run(quick=args.quick, seed=args.seed, **extra)
     elapsed = time.perf_counter() - t0
     if args.json:
         sys.stdout.write(json.dumps(result) + "\n")

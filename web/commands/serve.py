@@ -1,5 +1,8 @@
-"""``tableref serve --game G [--mode M] [--players A,B] [--source S] [--profile F] [--host H] [--port P]``:
-referee a real table from a camera, stream or file and serve the dashboard.
+"""``tableref serve --game G [--mode M] [--players A,B] [--source S] [--profile F] [--deck DIR] [--host H]
+[--port P]``: referee a real table from a camera, stream or file and serve the dashboard.
+
+``--deck DIR`` (Twin It): the players' deck enrolled with ``tableref enroll --deck twinit ... --out DIR``;
+slaps are then judged against it (``EnrolledJudge``), not by the pair judge alone.
 
 The game is resumed from the event store (``--data``) when the last one with the same players,
 mode and options is unfinished; ``--new`` starts afresh.
@@ -24,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--options", default="{}", help="game options as a JSON object")
     parser.add_argument("--source", default="0", help="camera index, device path, stream URL or video file")
     parser.add_argument("--profile", type=Path, default=None, help="calibration profile file")
+    parser.add_argument(
+        "--deck",
+        type=Path,
+        default=None,
+        help="Twin It: an enrolled deck's folder (tableref enroll ... --out DIR)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default loopback)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--data", type=Path, default=Path(".tableref"), help="event store folder")
@@ -49,6 +58,11 @@ def settings_from(args: argparse.Namespace, **extra: object):
     seats = tuple(s.strip() for s in args.seats.split(",") if s.strip())
     if args.profile is not None and not args.profile.is_file():
         raise CliError(f"--profile {str(args.profile)!r} is not a file: expected a calibration profile")
+    deck = getattr(args, "deck", None)
+    if deck is not None:
+        from web.enrolled_twinit import check_deck
+
+        check_deck(deck, args.game)  # a DeckError: one line, exit 2, before anything is built
     try:
         return Settings(
             game=args.game,
@@ -57,6 +71,7 @@ def settings_from(args: argparse.Namespace, **extra: object):
             seats=seats,
             options=options,
             profile=args.profile,
+            deck=deck,
             host=args.host,
             port=args.port,
             **extra,
@@ -78,6 +93,6 @@ def run(args: argparse.Namespace) -> int:
     process, adapter_factory = collaborators_for(settings)
     ctx = build_context(settings, source, process, adapter_factory)
     resumed = f" (resumed after {ctx.live.resumed_events} events)" if ctx.live.resumed_events else ""
-    return serve(
-        ctx, not args.no_browser, f"tableref: refereeing {settings.game} from {settings.source}{resumed}"
-    )
+    deck = f" with the enrolled deck {settings.deck}" if settings.deck is not None else ""
+    title = f"tableref: refereeing {settings.game}{deck} from {settings.source}{resumed}"
+    return serve(ctx, not args.no_browser, title)

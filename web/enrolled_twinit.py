@@ -1,0 +1,107 @@
+"""Twin It refereed with an enrolled deck: the deck folder checked, the judge that uses it, and the
+adapter whose panel says so.
+
+A real Twin It table has a known deck that the players enrol once (``tableref enroll --deck twinit
+... --out DIR``). With ``--deck DIR`` the live adapter judges slaps with
+``EnrolledJudge(PatternJudge(), EnrolledDeck.load(DIR))`` instead of the pair judge alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from calibration.deck import EnrolledDeck
+from calibration.errors import InputError
+from web.adapters.base import row
+from web.adapters.twinit import TwinItAdapter
+from web.adapters.twinit_match import judge_compare
+from web.live_game import LiveGame
+from web.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class DeckError(InputError):
+    """A ``--deck`` folder that cannot be used (one line naming it and what was expected)."""
+
+
+@dataclass(frozen=True)
+class DeckInfo:
+    """What the page says of the enrolled deck."""
+
+    folder: Path
+    cards: int
+    """Cards enrolled with a usable reference."""
+    listed: int
+    """Cards the deck lists (some may have no usable reference)."""
+
+
+def check_deck(folder: Path | str, game: str = "twinit") -> EnrolledDeck:
+    """The enrolled Twin It deck in ``folder``; :class:`DeckError` when it is missing, is not an
+    enrolled deck, holds another game's deck, or has no usable reference."""
+    folder = Path(folder)
+    hint = "expected an enrolled Twin It deck (tableref enroll --deck twinit ... --out DIR)"
+    if game != "twinit":
+        raise DeckError(f"--deck {str(folder)!r}: only Twin It is judged with an enrolled deck, not {game!r}")
+    if not folder.is_dir():
+        raise DeckError(f"--deck {str(folder)!r}: no such folder; {hint}")
+    if not (folder / "deck.json").is_file():
+        raise DeckError(f"--deck {str(folder)!r}: no deck.json in it; {hint}")
+    try:
+        deck = EnrolledDeck.load(folder)
+    except InputError as exc:
+        raise DeckError(f"--deck {str(folder)!r}: {exc}; {hint}") from exc
+    if deck.deck != "twinit":
+        raise DeckError(f"--deck {str(folder)!r} holds a {deck.deck!r} deck; {hint}")
+    if not deck.readable_ids():
+        raise DeckError(f"--deck {str(folder)!r}: no card has a usable reference; {hint}")
+    return deck
+
+
+def enrolled_judge(folder: Path | str, game: str = "twinit") -> tuple[Any, DeckInfo]:
+    """``EnrolledJudge(PatternJudge(), EnrolledDeck.load(folder))`` (checked by :func:`check_deck`)
+    and what the page says of its deck."""
+    from vision.identity.enrolled import EnrolledJudge
+    from vision.identity.judge import PatternJudge
+
+    deck = check_deck(folder, game)
+    judge = EnrolledJudge(PatternJudge(), deck)
+    info = DeckInfo(Path(folder), len(deck.readable_ids()), len(deck.cards))
+    log.info("Twin It judged with the enrolled deck %s (%d of %d cards)", folder, info.cards, info.listed)
+    return judge, info
+
+
+class EnrolledTwinItAdapter(TwinItAdapter):
+    """The Twin It adapter judging with an enrolled deck; its panel's first line says so."""
+
+    deck_info: DeckInfo | None = None
+
+    def panel_rows(self) -> list[dict[str, Any]]:
+        rows = super().panel_rows()
+        info = self.deck_info
+        if info is not None:
+            rows.insert(
+                0,
+                {
+                    **row("Deck", "Jeu", f"enrolled, {info.cards} cards"),
+                    "value_fr": f"enregistré, {info.cards} cartes",
+                },
+            )
+        return rows
+
+
+def enrolled_adapter(judge: Any, info: DeckInfo) -> Callable[[LiveGame, Settings], TwinItAdapter]:
+    """The adapter factory judging with ``judge`` (an ``EnrolledJudge``), with its own thresholds."""
+
+    def factory(live: LiveGame, settings: Settings) -> TwinItAdapter:
+        adapter = EnrolledTwinItAdapter(
+            live, settings, judge_compare(judge), judge.same_at, judge.different_below, judge
+        )
+        adapter.deck_info = info
+        return adapter
+
+    return factory

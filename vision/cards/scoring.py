@@ -54,7 +54,10 @@ def match_quads(
     recall; a found quad matching an uncounted card is neither right nor wrong (a card mostly
     hidden may or may not be found). ``unlabelled`` cards are known to be in the image without a
     quad (real photos' ``quad: null``): up to that many unmatched found quads are not counted
-    as false positives either. Returns the counts and the (found, truth, IoU) pairs."""
+    as false positives either. Counted cards are matched first: a found quad on a pile's top card
+    at IoU >= the threshold is that card's, even where it lies as close to a card beneath that
+    hardly shows (whose quad the top card's nearly repeats). Returns the counts and the (found,
+    truth, IoU) pairs."""
     counted = counted if counted is not None else [True] * len(truth)
     pairs = []
     for i, f in enumerate(found):
@@ -62,7 +65,7 @@ def match_quads(
             iou = quad_iou(f, t)
             if iou > 0.3:
                 pairs.append((iou, i, j))
-    pairs.sort(reverse=True)
+    pairs.sort(key=lambda p: (counted[p[2]], p[0]), reverse=True)
     used_f: set[int] = set()
     used_t: set[int] = set()
     matched: list[tuple[int, int, float]] = []

@@ -2,11 +2,15 @@
 
 Layout of a deck folder::
 
-    deck.json          {"deck": "twinit", "cards": {card_id: {"file", "reading", "readable", "problem"}}}
+    deck.json          {"deck": "twinit", "cards": {card_id: {"file", "reading", "readable", "problem"}},
+                        "groups": {"judge": fingerprint, "groups": [[card_id, ...], ...]}}  (Twin It)
     refs/<card_id>.png the reference crop of each card
 
 Enrolling a card again replaces its reference. Signatures are recomputed from the references
-when a deck is loaded (a changed model never meets stale signatures).
+when a deck is loaded (a changed model never meets stale signatures). A Twin It deck may keep its
+pattern groups (which cards show one pattern) with the fingerprint of the judge that made them: a
+deck check takes seconds, and a judge with another fingerprint makes them again; enrolling or
+removing a card drops them.
 """
 
 from __future__ import annotations
@@ -51,6 +55,19 @@ class EnrolledDeck:
     folder: Path
     deck: str
     cards: dict[str, EnrolledCard] = field(default_factory=dict)
+    groups: dict | None = None
+    """Twin It: ``{"judge": fingerprint, "groups": [[card_id, ...], ...]}`` from the last deck check
+    (None: not made yet, or a card changed since)."""
+
+    def groups_for(self, fingerprint: str) -> list[list[str]] | None:
+        """The kept pattern groups if the judge of ``fingerprint`` made them, else None."""
+        if not self.groups or self.groups.get("judge") != fingerprint:
+            return None
+        return [list(g) for g in self.groups["groups"]]
+
+    def keep_groups(self, fingerprint: str, groups: list[list[str]]) -> None:
+        """Keep the pattern groups the judge of ``fingerprint`` made (saved with the deck)."""
+        self.groups = {"judge": fingerprint, "groups": [list(g) for g in groups]}
 
     @classmethod
     def create(cls, folder: Path, deck: str) -> EnrolledDeck:
@@ -70,11 +87,16 @@ class EnrolledDeck:
             data = json.loads(path.read_text(encoding="utf-8"))
             cards = {cid: EnrolledCard(card_id=cid, **c) for cid, c in data["cards"].items()}
             deck = str(data["deck"])
+            groups = data.get("groups")
+            if groups is not None:
+                str(groups["judge"])
+                if any(cid not in cards for g in groups["groups"] for cid in g):
+                    raise KeyError("a grouped card is not enrolled")
         except (ValueError, KeyError, TypeError) as exc:
             raise InputError(f"enrolled deck {path}: corrupt ({exc})") from exc
         if deck not in DECKS:
             raise InputError(f"enrolled deck {path}: unknown deck {deck!r}")
-        return cls(folder, deck, cards)
+        return cls(folder, deck, cards, groups)
 
     def save(self) -> Path:
         data = {
@@ -83,6 +105,8 @@ class EnrolledDeck:
                 cid: {k: v for k, v in asdict(c).items() if k != "card_id"} for cid, c in self.cards.items()
             },
         }
+        if self.groups is not None:
+            data["groups"] = self.groups
         path = self.folder / "deck.json"
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -108,6 +132,7 @@ class EnrolledDeck:
             raise InputError(f"card {card_id}: could not write {self.folder / rel}")
         card = EnrolledCard(card_id, rel, readable, problem, reading)
         self.cards[card_id] = card
+        self.groups = None
         return card
 
     def put_missing(self, card_id: str, problem: str) -> EnrolledCard:
@@ -119,6 +144,7 @@ class EnrolledDeck:
             (self.folder / old.file).unlink(missing_ok=True)
         card = EnrolledCard(card_id, "", False, problem, None)
         self.cards[card_id] = card
+        self.groups = None
         return card
 
     def reference(self, card_id: str) -> np.ndarray:

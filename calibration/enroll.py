@@ -186,9 +186,12 @@ def report(
     judge: PatternJudgeLike | None = None,
     reader: ReaderLike | None = None,
     shortlist: int | None = SHORTLIST,
+    merge_at: float | None = None,
 ) -> EnrollReport:
     """Check the whole enrolled deck (all its stored references). ``shortlist=None``: the judge
-    scores every pair of Twin It cards."""
+    scores every pair of Twin It cards. Twin It cards join one group where a pair of them reaches
+    ``merge_at`` (default: the judge's "same" threshold); pairs between its "different" threshold and
+    ``merge_at`` are reported uncertain."""
     unreadable = sorted((cid, c.problem) for cid, c in deck.cards.items() if not c.readable)
     ok = deck.readable_ids()
     if deck.deck == "twinit":
@@ -201,8 +204,9 @@ def report(
         uf = _UnionFind(len(ok))
         uncertain = []
         lo = float(getattr(judge, "different_below", 0.5))
+        merge = judge.same_at if merge_at is None else merge_at
         for (i, j), pij in zip(pairs, p, strict=True):
-            if pij >= judge.same_at:
+            if pij >= merge:
                 uf.union(i, j)
             elif pij >= lo:
                 uncertain.append((ok[i], ok[j], float(pij)))

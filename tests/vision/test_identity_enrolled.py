@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,14 @@ from calibration.enroll import enroll
 from models.training.augment import AugmentConfig, camera_crop
 from vision.identity import PatternJudge
 from vision.identity import render_decks as rd
-from vision.identity.enrolled import EnrolledJudge
+from vision.identity.enrolled import (
+    RULE_FILE,
+    ClosedSetRule,
+    DeckMatch,
+    EnrolledJudge,
+    judge_fingerprint,
+    load_rule,
+)
 
 ROUGH = AugmentConfig(min_px=50, max_px=70)
 CLEAN = AugmentConfig(min_px=110, max_px=120, light=0.2, corner_jitter=0.01)
@@ -61,3 +69,82 @@ def test_the_shortlist_finds_the_same_match_as_a_full_scan(tmp_path: Path) -> No
         helped.SHORTLIST = 3
         short = helped.score(sig)
         assert (short.group, short.p_same) == (full.group, full.p_same)
+
+
+def _rule(**kw: float) -> ClosedSetRule:
+    return ClosedSetRule(
+        **{"merge_at": 0.99, "p_floor": 0.5, "same_margin": 2.0, "different_margin": 3.0, **kw}
+    )
+
+
+def test_the_closed_set_rule_rules_on_margins_over_the_runner_up_group(tmp_path: Path) -> None:
+    judge = PatternJudge()
+    faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    rng = np.random.default_rng(4)
+    deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
+    enroll(deck, {f"c{i}": _crop(faces, p, rng, CLEAN) for i, p in enumerate(faces.patterns[:3])})
+    helped = EnrolledJudge(judge, deck, rule=_rule())
+    lo, hi = judge.different_below, judge.same_at
+    sure, close = DeckMatch(0, 0.9, 0.01), DeckMatch(0, 0.9, 0.6)  # margins 6.6 and 1.8 logits
+    other = DeckMatch(1, 0.95, 0.02)
+    mid = (lo + hi) / 2
+    # same group, both margins at least same_margin: same (never below the pair judge's p)
+    assert helped.closed_set_verdict(sure, sure) == "same"
+    assert judge.verdict(round(helped.decide(mid, sure, sure), 6)) == "same"
+    assert helped.decide(0.999, sure, sure) == 0.999
+    # one crop's group barely ahead of another group: the pair judge answers
+    assert helped.closed_set_verdict(sure, close) == "" and helped.decide(mid, sure, close) == mid
+    # a crop matching its group at worse than p_floor: the pair judge answers
+    assert helped.closed_set_verdict(DeckMatch(0, 0.3, 0.0), sure) == ""
+    # two groups, each margin at least different_margin: different
+    assert helped.closed_set_verdict(sure, other) == "different"
+    assert judge.verdict(round(helped.decide(mid, sure, other), 6)) == "different"
+    assert helped.closed_set_verdict(close, other) == ""
+    # the pair judge sure of the opposite: uncertain
+    assert judge.verdict(helped.decide(lo / 2, sure, sure)) == "uncertain"
+    assert judge.verdict(helped.decide(hi, sure, other)) == "uncertain"
+    # no rule: the pair judge's answer
+    helped.rule = None
+    assert helped.decide(mid, sure, sure) == mid
+
+
+def test_a_rule_calibrated_for_another_judge_is_not_used(tmp_path: Path, caplog) -> None:
+    judge = PatternJudge()
+    settings = {
+        "judge": "0" * 64,
+        "merge_at": 0.99,
+        "p_floor": 0.5,
+        "same_margin": 2.0,
+        "different_margin": 3,
+    }
+    (tmp_path / RULE_FILE).write_text(json.dumps(settings), encoding="utf-8")
+    assert load_rule(judge, tmp_path) is None and "another judge" in caplog.text
+    (tmp_path / RULE_FILE).write_text(
+        json.dumps({**settings, "judge": judge_fingerprint(judge)}), encoding="utf-8"
+    )
+    assert load_rule(judge, tmp_path) == ClosedSetRule(0.99, 0.5, 2.0, 3.0)
+    (tmp_path / RULE_FILE).write_text("{", encoding="utf-8")
+    assert load_rule(judge, tmp_path) is None
+
+
+def test_the_deck_keeps_its_groups_until_a_card_changes(tmp_path: Path, monkeypatch) -> None:
+    judge = PatternJudge()
+    faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    rng = np.random.default_rng(6)
+    deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
+    crops = {f"c{i}": _crop(faces, p, rng, CLEAN) for i, p in enumerate(faces.patterns[:4])}
+    enroll(deck, crops)
+    first = EnrolledJudge(judge, deck, rule=_rule()).groups
+    import vision.identity.enrolled as enrolled_module
+
+    calls = []
+    real = enrolled_module.report
+    monkeypatch.setattr(enrolled_module, "report", lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = EnrolledJudge(judge, EnrolledDeck.load(tmp_path / "deck"), rule=_rule())
+    assert again.groups == first and not calls
+    EnrolledJudge(judge, EnrolledDeck.load(tmp_path / "deck"), rule=_rule(merge_at=0.995))
+    assert len(calls) == 1  # made by another rule's merge threshold: made again
+    deck = EnrolledDeck.load(tmp_path / "deck")
+    deck.put("c0", crops["c1"])
+    deck.save()
+    assert EnrolledDeck.load(tmp_path / "deck").groups is None

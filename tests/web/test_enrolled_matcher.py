@@ -14,7 +14,7 @@ from calibration.enroll import enroll
 from models.training.augment import AugmentConfig, camera_crop
 from vision.identity import PatternJudge
 from vision.identity import render_decks as rd
-from vision.identity.enrolled import EnrolledJudge
+from vision.identity.enrolled import ClosedSetRule, EnrolledJudge
 from web.adapters.twinit_match import Matcher, judge_compare
 
 CLEAN = AugmentConfig(min_px=110, max_px=120, light=0.2, corner_jitter=0.01)
@@ -31,7 +31,8 @@ def enrolled(tmp_path_factory: pytest.TempPathFactory) -> tuple[EnrolledJudge, l
     deck = EnrolledDeck.create(Path(tmp_path_factory.mktemp("deck")), "twinit")
     enroll(deck, {f"c{i}": crop(p, CLEAN) for i, p in enumerate(patterns)}, judge=judge)
     table = [crop(p, ROUGH) for p in patterns[:4] for _ in range(2)]
-    return EnrolledJudge(judge, deck), table
+    # a rule of its own (the calibrated one is the identity bench's business, not this test's)
+    return EnrolledJudge(judge, deck, rule=ClosedSetRule(judge.same_at, 0.5, 1.0, 1.0)), table
 
 
 def test_the_matcher_takes_the_enrolled_judge_as_it_takes_the_pair_judge(enrolled) -> None:

@@ -1,9 +1,25 @@
-"""The judge made surer by an enrolled deck: each crop is also matched against the deck's references.
+"""The judge made surer by an enrolled deck: a Twin It table is a closed set.
 
-Without a deck the judge compares the two crops directly. With one, each crop is matched to the
-enrolled faces; when both match a pattern group confidently, the groups decide (same group: same;
-different groups: different), which settles many pairs the direct comparison leaves uncertain
-(glare on one crop, a blurred corner). When either crop matches nothing, the direct answer stands.
+The pair judge asks of two crops "the same pattern or not?" against an absolute threshold, set by
+near-duplicates (colours swapped, one element changed, mirrored) whose differences barely show at
+its working size, so most genuine pairs stay uncertain. With the players' deck enrolled, each crop is
+asked instead "which of the deck's faces is it?": its near-duplicate is enrolled too, so the answer is
+relative (closer to pattern X than to any other group, X' included, by a margin).
+
+Each crop is matched once (:meth:`EnrolledJudge.match`): a one-view pass of the judge's head over
+every reference shortlists the closest few, scored as calibrated (every view, with the verifier);
+its best group, the p_same of that group's best reference and the best p_same of any other group
+make a :class:`DeckMatch`. A pair is then ruled by the closed-set rule (:meth:`EnrolledJudge.decide`,
+settings in ``models/judge_enrolled.json``, calibrated on rendered calibration decks by
+:mod:`vision.identity.enrolled_calibration`): both crops match their group at p_same >= ``p_floor``;
+same group, each crop's margin (logit of its group's p_same minus the runner-up group's) at least
+``same_margin``: same; two groups, each margin at least ``different_margin``: different; otherwise
+the pair judge's own answer. The deck's groups are made by the judge on the enrolled references at
+the stricter ``merge_at`` (two copies it cannot join stay two groups: a crop of them then has a
+small margin and the pair judge answers, where a near-duplicate joined into a group would make
+confident wrong answers).
+
+Without the settings file (or with one calibrated for another judge) the pair judge answers alone.
 
 :class:`EnrolledJudge` is a drop-in for :class:`~vision.identity.judge.PatternJudge` where the live
 Twin It adapter takes one (``signatures``, ``signature``, ``judge_signatures``, ``p_same_many``,
@@ -14,6 +30,10 @@ crop compared with 40 others is matched once, not 40 times).
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import math
 import threading
 import weakref
 from dataclasses import dataclass
@@ -23,7 +43,12 @@ import numpy as np
 
 from calibration.deck import EnrolledDeck
 from calibration.enroll import report
+from models.files import MODEL_DIR
 from vision.identity.judge import Judgement, PatternJudge, Signature
+
+log = logging.getLogger(__name__)
+
+RULE_FILE = "judge_enrolled.json"
 
 
 @dataclass(frozen=True)
@@ -38,27 +63,122 @@ class DeckMatch:
     """Best p_same against a reference of any other group among those scored in full (0.0 when
     none was)."""
 
+    @property
+    def margin(self) -> float:
+        """Logit of :attr:`p_same` minus logit of :attr:`runner_up` (each clipped to 1e-7..1-1e-7)."""
+        return _logit(self.p_same) - _logit(self.runner_up)
+
 
 NO_MATCH = DeckMatch(-1, 0.0, 0.0)
 
 
+def _rounded_up(threshold: float) -> float:
+    """The smallest p of 6 decimals at or above ``threshold`` (callers round p_same to 6 decimals)."""
+    return math.ceil(threshold * 1e6) / 1e6
+
+
+def _rounded_down(threshold: float) -> float:
+    """A p of 6 decimals below ``threshold``, still below it once rounded to 6 decimals."""
+    return math.floor(threshold * 1e6) / 1e6 - 1e-6
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-7), 1.0 - 1e-7)
+    return math.log(p / (1.0 - p))
+
+
+@dataclass(frozen=True)
+class ClosedSetRule:
+    """The calibrated closed-set rule (``models/judge_enrolled.json``)."""
+
+    merge_at: float
+    """Enrolled references join one group at this pair p_same or above."""
+    p_floor: float
+    """Each crop must match its group at least this surely."""
+    same_margin: float
+    different_margin: float
+
+    @classmethod
+    def from_settings(cls, settings: dict) -> ClosedSetRule:
+        return cls(
+            float(settings["merge_at"]),
+            float(settings["p_floor"]),
+            float(settings["same_margin"]),
+            float(settings["different_margin"]),
+        )
+
+
+def judge_fingerprint(judge: PatternJudge) -> str:
+    """What the judge's answers depend on: its net files and its verifier's settings."""
+    text = json.dumps({"net": judge.meta.get("sha256"), "verifier": judge.verifier}, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def load_rule(judge: PatternJudge, folder: Path | None = None) -> ClosedSetRule | None:
+    """The closed-set rule calibrated for this very judge, or None (missing, unreadable or calibrated
+    for another judge: a warning says why)."""
+    path = (MODEL_DIR if folder is None else Path(folder)) / RULE_FILE
+    if not path.is_file():
+        log.warning("%s missing: the enrolled deck does not rule pairs (the pair judge answers)", path)
+        return None
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+        rule = ClosedSetRule.from_settings(settings)
+        fitted_for = str(settings["judge"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("%s unreadable (%s): the pair judge answers", path, exc.__class__.__name__)
+        return None
+    if fitted_for != judge_fingerprint(judge):
+        log.warning(
+            "%s was calibrated for another judge: the pair judge answers until"
+            " `python -m vision.identity.enrolled_calibration` calibrates it again",
+            path,
+        )
+        return None
+    return rule
+
+
 class EnrolledJudge:
-    """``compare(crop_a, crop_b)`` with the help of an enrolled Twin It deck."""
+    """The pair judge with the help of an enrolled Twin It deck (a drop-in for it)."""
 
     SHORTLIST = 12
     """References scored in full (every view) after a one-view pass over the whole deck."""
 
-    def __init__(self, judge: PatternJudge, deck: EnrolledDeck) -> None:
+    def __init__(
+        self,
+        judge: PatternJudge,
+        deck: EnrolledDeck,
+        rule: ClosedSetRule | None = None,
+        rule_folder: Path | None = None,
+    ) -> None:
+        """``rule``: the closed-set rule (default: the calibrated one beside the models, or in
+        ``rule_folder``)."""
         if deck.deck != "twinit":
             raise ValueError(f"enrolled deck {deck.folder} is {deck.deck!r}, the judge needs a Twin It deck")
         self.judge = judge
         self.deck = deck
-        self.groups = report(deck, judge).groups
+        self.rule = rule if rule is not None else load_rule(judge, rule_folder)
+        self.groups = self._groups()
         ids = [cid for g in self.groups for cid in g]
         self.group_of = np.asarray([k for k, g in enumerate(self.groups) for _ in g], np.int64)
         self.refs: list[Signature] = judge.signatures([deck.reference(cid) for cid in ids])
         self._matches: weakref.WeakKeyDictionary[Signature, DeckMatch] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
+
+    def _groups(self) -> list[list[str]]:
+        """The deck's pattern groups at the rule's ``merge_at``: kept in the deck when this judge made
+        them, else made now (a deck check) and kept."""
+        merge_at = None if self.rule is None else self.rule.merge_at
+        key = hashlib.sha256(f"{judge_fingerprint(self.judge)} {merge_at!r}".encode()).hexdigest()
+        groups = self.deck.groups_for(key)
+        if groups is None:
+            groups = report(self.deck, self.judge, merge_at=merge_at).groups
+            self.deck.keep_groups(key, groups)
+            try:
+                self.deck.save()
+            except OSError as exc:  # a read-only deck folder: the groups are made again next time
+                log.warning("enrolled deck %s: groups not kept (%s)", self.deck.folder, exc)
+        return groups
 
     @classmethod
     def load(cls, folder: Path, judge: PatternJudge | None = None) -> EnrolledJudge:
@@ -87,10 +207,7 @@ class EnrolledJudge:
         return self.signatures([crop])[0]
 
     def score(self, sig: Signature) -> DeckMatch:
-        """The best match of ``sig`` in the deck, computed now (:meth:`match` keeps it).
-
-        A one-view pass over every reference shortlists the closest few; those are scored as
-        calibrated (every view), so a full deck costs little more than a few direct comparisons."""
+        """The best match of ``sig`` in the deck, computed now (:meth:`match` keeps it)."""
         if not self.refs:
             return NO_MATCH
         pairs = [(sig, r) for r in self.refs]
@@ -114,21 +231,37 @@ class EnrolledJudge:
                 self._matches[sig] = found
         return found
 
-    def decide(self, direct: float, a: DeckMatch, b: DeckMatch) -> float:
-        """The pair's p_same from the direct comparison's and both crops' deck matches: when both match
-        a group at the judge's "same" threshold, the groups decide; else the direct answer stands."""
-        sure = self.judge.same_at
-        if a.group < 0 or b.group < 0 or a.p_same < sure or b.p_same < sure:
-            return direct
+    def closed_set_verdict(self, a: DeckMatch, b: DeckMatch) -> str:
+        """The closed-set verdict from both crops' matches: "same", "different" or "" (not settled)."""
+        rule = self.rule
+        if rule is None or a.group < 0 or b.group < 0 or min(a.p_same, b.p_same) < rule.p_floor:
+            return ""
+        margin = min(a.margin, b.margin)
         if a.group == b.group:
-            return max(direct, min(a.p_same, b.p_same))
-        return min(direct, 1.0 - min(a.p_same, b.p_same))
+            return "same" if margin >= rule.same_margin else ""
+        return "different" if margin >= rule.different_margin else ""
+
+    def decide(self, direct: float, a: DeckMatch, b: DeckMatch) -> float:
+        """The pair's p_same from the pair judge's (``direct``) and both crops' deck matches: where the
+        closed-set rule settles the pair, a p_same on its side of the judge's thresholds (at least
+        ``same_at`` for same, below ``different_below`` for different; the pair judge's own where it
+        already is); where the pair judge is sure of the opposite, ``different_below`` (uncertain);
+        else the pair judge's."""
+        verdict = self.closed_set_verdict(a, b)
+        below, same_at = self.judge.different_below, self.judge.same_at
+        if verdict == "same":
+            return below if direct < below else max(direct, _rounded_up(same_at))
+        if verdict == "different":
+            return below if direct >= same_at else min(direct, _rounded_down(below))
+        return direct
 
     def p_same_many(self, pairs: list[tuple[Signature, Signature]]) -> np.ndarray:
-        """p_same of many signature pairs: the pair judge's, settled by the deck where both crops
-        match it surely (:meth:`decide`)."""
+        """p_same of many signature pairs: the pair judge's, settled by the deck where the closed-set
+        rule does (:meth:`decide`)."""
         direct = self.judge.p_same_many(pairs)
         out = np.asarray(direct, np.float64).copy()
+        if self.rule is None:
+            return out
         for k, (a, b) in enumerate(pairs):
             if a.square != b.square:
                 continue

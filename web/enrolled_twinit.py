@@ -18,7 +18,7 @@ from calibration.deck import EnrolledDeck
 from calibration.errors import InputError
 from web.adapters.base import row
 from web.adapters.twinit import TwinItAdapter
-from web.adapters.twinit_match import judge_compare
+from web.adapters.twinit_match import HEAD_PAIRS, SIGNATURE_BATCH, judge_compare
 from web.live_game import LiveGame
 from web.settings import Settings
 
@@ -62,14 +62,41 @@ def check_deck(folder: Path | str, game: str = "twinit") -> EnrolledDeck:
     return deck
 
 
-def enrolled_judge(folder: Path | str, game: str = "twinit") -> tuple[Any, DeckInfo]:
-    """``EnrolledJudge(PatternJudge(), EnrolledDeck.load(folder))`` (checked by :func:`check_deck`)
-    and what the page says of its deck."""
-    from vision.identity.enrolled import EnrolledJudge
+HEAD_ROWS = HEAD_PAIRS * 16
+"""Pair-turns per head call of the enrolled judge's pair judge: the live matcher's pairs per call
+(:data:`web.adapters.twinit_match.HEAD_PAIRS`) of 16 rows each."""
+
+
+def bounded_judge() -> Any:
+    """A ``PatternJudge`` whose network calls stay small: signatures :data:`SIGNATURE_BATCH` crops a
+    call, the head :data:`HEAD_ROWS` rows a call; the same values as the judge's own batches.
+
+    The inference runtime keeps, for good, memory for the largest batch it has run. Loading an
+    enrolled deck signs every reference in one call and scores the deck check's pairs in calls of
+    1024 rows: a 269-card deck took the bench server from 297 to 813 MB. This judge is built for
+    the live server, where the process lives for hours."""
     from vision.identity.judge import PatternJudge
 
+    class BoundedJudge(PatternJudge):
+        HEAD_BATCH = HEAD_ROWS
+
+        def signatures(self, crops: list[Any], source_px: list[float | None] | None = None) -> list[Any]:
+            out: list[Any] = []
+            for k in range(0, len(crops), SIGNATURE_BATCH):
+                px = None if source_px is None else source_px[k : k + SIGNATURE_BATCH]
+                out.extend(super().signatures(crops[k : k + SIGNATURE_BATCH], source_px=px))
+            return out
+
+    return BoundedJudge()
+
+
+def enrolled_judge(folder: Path | str, game: str = "twinit") -> tuple[Any, DeckInfo]:
+    """``EnrolledJudge(PatternJudge(), EnrolledDeck.load(folder))`` (checked by :func:`check_deck`,
+    the pair judge's batches bounded: :func:`bounded_judge`) and what the page says of its deck."""
+    from vision.identity.enrolled import EnrolledJudge
+
     deck = check_deck(folder, game)
-    judge = EnrolledJudge(PatternJudge(), deck)
+    judge = EnrolledJudge(bounded_judge(), deck)
     info = DeckInfo(Path(folder), len(deck.readable_ids()), len(deck.cards))
     log.info("Twin It judged with the enrolled deck %s (%d of %d cards)", folder, info.cards, info.listed)
     return judge, info

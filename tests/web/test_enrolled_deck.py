@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,11 +14,12 @@ from fastapi.testclient import TestClient
 from calibration.deck import EnrolledDeck
 from calibration.enroll import enroll
 from models.training.augment import AugmentConfig, camera_crop
-from vision.identity import PatternJudge
+from vision.identity import PatternJudge, enrolled
 from vision.identity import render_decks as rd
-from vision.identity.enrolled import EnrolledJudge
+from vision.identity.enrolled import ClosedSetRule, EnrolledJudge
 from web.app import build_context, create_app
 from web.cli import main
+from web.enrolled_twinit import HEAD_ROWS, bounded_judge
 from web.settings import Settings
 from web.wiring import collaborators_for
 
@@ -58,7 +60,16 @@ def _context(tmp_path: Path, deck: Path | None):
     return build_context(settings, None, process, factory)
 
 
-def test_serve_with_a_deck_judges_slaps_against_it(tmp_path: Path, tiny_deck: Path) -> None:
+def _rule(judge: PatternJudge, folder: Path | None = None) -> ClosedSetRule:
+    """A closed-set rule of its own (the calibrated one may be missing or change): a crop matching
+    its group at 0.5 or more, by a logit margin of 2 over any other group."""
+    return ClosedSetRule(merge_at=judge.same_at, p_floor=0.5, same_margin=2.0, different_margin=2.0)
+
+
+def test_serve_with_a_deck_judges_slaps_against_it(
+    tmp_path: Path, tiny_deck: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(enrolled, "load_rule", _rule)
     a, b = _rough_pair()
     plain = PatternJudge()
     assert plain.compare(a, b).p_same < plain.same_at  # the pair judge alone cannot call it
@@ -92,6 +103,35 @@ def test_the_page_says_the_game_runs_with_an_enrolled_deck(tmp_path: Path, tiny_
     with TestClient(create_app(_context(tmp_path / "without", None), start_session=False)) as client:
         rows = client.get("/api/state").json()["panel"]["rows"]
     assert all(r["en"] != "Deck" for r in rows)
+
+
+class Counted:
+    """An inference session whose calls are counted (rows of the first input of each)."""
+
+    def __init__(self, session: Any, rows: list[int]) -> None:
+        self.session, self.rows = session, rows
+
+    def run(self, out: Any, feeds: dict[str, np.ndarray]) -> Any:
+        self.rows.append(len(next(iter(feeds.values()))))
+        return self.session.run(out, feeds)
+
+
+def test_the_enrolled_judge_runs_its_networks_in_small_batches(tiny_deck: Path) -> None:
+    """Loading a deck and judging many pairs never runs more than 4 crops or HEAD_ROWS head rows a
+    call (the runtime would keep memory for the largest batch for good), with the same values."""
+    judge = bounded_judge()
+    rows: dict[str, list[int]] = {"embed": [], "head": []}
+    for name, seen in rows.items():
+        setattr(judge, f"_{name}", Counted(getattr(judge, f"_{name}"), seen))
+    deck = EnrolledDeck.load(tiny_deck)
+    deck.groups = None  # made again: every reference signed and every pair scored
+    helped = EnrolledJudge(judge, deck)
+    assert max(rows["embed"]) <= 4 * 4 < PATTERNS * 4  # 4 crops of 4 turns, where one call took all 6
+    sigs = helped.refs
+    pairs = [(sigs[i], sigs[j]) for i in range(PATTERNS) for j in range(PATTERNS)]
+    bounded = judge.p_same_many(pairs)
+    assert max(rows["head"]) <= HEAD_ROWS < len(pairs) * 4
+    np.testing.assert_allclose(bounded, PatternJudge().p_same_many(pairs), atol=1e-6)
 
 
 def _bad_deck(kind: str, base: Path) -> Path:

@@ -38,6 +38,9 @@ class DeckInfo:
     """Cards enrolled with a usable reference."""
     listed: int
     """Cards the deck lists (some may have no usable reference)."""
+    rules: bool = True
+    """Whether the deck rules pairs: False while the judge has no calibrated closed-set rule or a
+    card of the deck has no usable reference (the pair judge answers alone then)."""
 
 
 def check_deck(folder: Path | str, game: str = "twinit") -> EnrolledDeck:
@@ -97,8 +100,14 @@ def enrolled_judge(folder: Path | str, game: str = "twinit") -> tuple[Any, DeckI
 
     deck = check_deck(folder, game)
     judge = EnrolledJudge(bounded_judge(), deck)
-    info = DeckInfo(Path(folder), len(deck.readable_ids()), len(deck.cards))
-    log.info("Twin It judged with the enrolled deck %s (%d of %d cards)", folder, info.cards, info.listed)
+    info = DeckInfo(Path(folder), len(deck.readable_ids()), len(deck.cards), judge.rule is not None)
+    log.info(
+        "Twin It judged with the enrolled deck %s (%d of %d cards)%s",
+        folder,
+        info.cards,
+        info.listed,
+        "" if info.rules else ": not used, the pair judge answers alone",
+    )
     return judge, info
 
 
@@ -111,14 +120,20 @@ class EnrolledTwinItAdapter(TwinItAdapter):
         rows = super().panel_rows()
         info = self.deck_info
         if info is not None:
-            rows.insert(
-                0,
-                {
-                    **row("Deck", "Jeu", f"enrolled, {info.cards} cards"),
-                    "value_fr": f"enregistré, {info.cards} cartes",
-                },
-            )
+            rows.insert(0, deck_row(info))
         return rows
+
+
+def deck_row(info: DeckInfo) -> dict[str, Any]:
+    """The panel's line on the enrolled deck (English and French)."""
+    if info.cards == info.listed:
+        en, fr = f"enrolled, {info.cards} cards", f"enregistré, {info.cards} cartes"
+    else:
+        en = f"enrolled, {info.cards} of {info.listed} cards"
+        fr = f"enregistré, {info.cards} cartes sur {info.listed}"
+    if not info.rules:
+        en, fr = f"{en} (not used)", f"{fr} (pas utilisé)"
+    return {**row("Deck", "Jeu", en), "value_fr": fr}
 
 
 def enrolled_adapter(judge: Any, info: DeckInfo) -> Callable[[LiveGame, Settings], TwinItAdapter]:

@@ -27,6 +27,10 @@ def test_a_small_deck_is_enrolled_once_then_taken_from_the_cache(
     assert deck.deck == "twinit" and len(deck.readable_ids()) == figures["enrolled"] == figures["cut_out"]
     assert len(deck.cards) == 9  # the cards the finder missed are listed, unreadable
     assert figures["seconds"] >= figures["render_find_s"] > 0
+    assert figures["patterns"] == sum(figures["multiplicities"].values()) >= 1
+    assert isinstance(figures["rules"], bool)
+    if figures["cut_out"] < figures["cards"]:
+        assert not figures["rules"]  # an incomplete closed set never rules
 
     again, cached = live_deck.enrolled_deck(0, root=tmp_path, limit=9)
     assert again == folder and cached["cached"] and cached["cut_out"] == figures["cut_out"]

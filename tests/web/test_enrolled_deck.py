@@ -91,18 +91,26 @@ def test_serve_with_a_deck_judges_slaps_against_it(
     assert labels[0] != labels[1]  # two faces: the views' p(same) is below the "same" threshold
 
 
-def test_the_page_says_the_game_runs_with_an_enrolled_deck(tmp_path: Path, tiny_deck: Path) -> None:
-    with TestClient(create_app(_context(tmp_path / "with", tiny_deck), start_session=False)) as client:
-        rows = client.get("/api/state").json()["panel"]["rows"]
-    assert rows[0] == {
+def _panel(ctx) -> list[dict]:
+    with TestClient(create_app(ctx, start_session=False)) as client:
+        return client.get("/api/state").json()["panel"]["rows"]
+
+
+def test_the_page_says_the_game_runs_with_an_enrolled_deck(
+    tmp_path: Path, tiny_deck: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(enrolled, "load_rule", _rule)
+    assert _panel(_context(tmp_path / "with", tiny_deck))[0] == {
         "en": "Deck",
         "fr": "Jeu",
         "value": f"enrolled, {PATTERNS} cards",
         "value_fr": f"enregistré, {PATTERNS} cartes",
     }
-    with TestClient(create_app(_context(tmp_path / "without", None), start_session=False)) as client:
-        rows = client.get("/api/state").json()["panel"]["rows"]
-    assert all(r["en"] != "Deck" for r in rows)
+    monkeypatch.setattr(enrolled, "load_rule", lambda judge, folder=None: None)  # no calibrated rule
+    row = _panel(_context(tmp_path / "unruled", tiny_deck))[0]
+    assert row["value"] == f"enrolled, {PATTERNS} cards (not used)"
+    assert row["value_fr"] == f"enregistré, {PATTERNS} cartes (pas utilisé)"
+    assert all(r["en"] != "Deck" for r in _panel(_context(tmp_path / "without", None)))
 
 
 class Counted:

@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHAPING = ("vision/cards", "vision/render", "vision/identity/rendered_enrolment.py", "calibration", "models")
-"""Files (folders: their ``.py`` and ``.onnx`` files) whose contents decide the enrolled crops."""
+"""Files (folders: their ``.py``, ``.onnx`` and ``.json`` files) whose contents decide the enrolled
+crops and the figures kept with them (the judge's closed-set rule, ``models/judge_enrolled.json``)."""
 META = "bench-enrolment.json"
 
 
@@ -41,7 +42,7 @@ def fingerprint(root: Path = ROOT, parts: tuple[str, ...] = SHAPING) -> str:
         path = root / part
         files = sorted(path.rglob("*")) if path.is_dir() else [path]
         for f in files:
-            if f.is_file() and f.suffix in (".py", ".onnx") and "__pycache__" not in f.parts:
+            if f.is_file() and f.suffix in (".py", ".onnx", ".json") and "__pycache__" not in f.parts:
                 digest.update(str(f.relative_to(root)).encode())
                 digest.update(f.read_bytes())
     return digest.hexdigest()[:16]
@@ -76,9 +77,9 @@ def enrol(folder: Path, deck_seed: int, style: int, limit: int | None = None) ->
         shutil.rmtree(folder)
     deck = EnrolledDeck.create(folder, "twinit")
     missing = {cid: "not found by the card finder" for cid in cut.missing}
-    report = enroll(deck, cut.crops, PatternJudge(), None, missing)
+    enroll(deck, cut.crops, PatternJudge(), None, missing)
     t2 = time.perf_counter()
-    EnrolledJudge(bounded_judge(), deck)  # its pattern groups made once, kept in the deck
+    judge = EnrolledJudge(bounded_judge(), deck)  # its pattern groups made once, kept in the deck
     t3 = time.perf_counter()
     figures = {
         "deck_seed": deck_seed,
@@ -86,11 +87,12 @@ def enrol(folder: Path, deck_seed: int, style: int, limit: int | None = None) ->
         "cards": len(cut.truth),
         "cut_out": len(cut.crops),
         "enrolled": len(deck.readable_ids()),
-        "patterns": len(report.groups),
-        "multiplicities": dict(report.multiplicities),
+        "patterns": len(judge.groups),
+        "multiplicities": {str(n): k for n, k in sorted(Counter(len(g) for g in judge.groups).items())},
         "render_find_s": round(t1 - t0, 2),
         "enrol_s": round(t2 - t1, 2),
         "groups_s": round(t3 - t2, 2),
+        "rules": judge.rule is not None,
         "seconds": round(t3 - t0, 2),
     }
     (folder / META).write_text(json.dumps(figures) + "\n", encoding="utf-8")

@@ -81,6 +81,15 @@ class TrackerConfig:
     duplicate_iou: float = 0.7
     """A track lying this much over a track found in the frame, with the same look and not found
     itself, is the same card twice: it is dropped."""
+    pace_gap_s: float = 0.35
+    """A card found in two examined frames at most this far apart has the pace between them (its
+    centre's velocity); a visible card seen moving overlaps a detection as much as the larger of
+    its overlaps where it was and where its pace takes it (see :meth:`Track.ahead`)."""
+    pace_reach_s: float = 0.35
+    """A card's pace is followed at most this long after it was last seen."""
+    pace_overlap: float = 0.5
+    """A detection overlapping this much where a visible card's pace takes it (more than where
+    the card was) is matched to it before any card lying there (the moving card lies on top)."""
 
 
 @dataclass
@@ -103,6 +112,16 @@ class Track:
     """Not confirmed yet: kept out of the observation until found again (see
     :attr:`TrackerConfig.tentative_overlap`)."""
     extra: dict[str, object] = field(default_factory=dict)
+    pace: np.ndarray | None = None
+    """Pixels per second its centre moved between the last two examined frames it was found in
+    (None: not found in two such frames, or still)."""
+
+    def ahead(self, timestamp: float, reach_s: float) -> np.ndarray:
+        """How far (x, y pixels) its pace takes it from its quad by ``timestamp`` (at most
+        ``reach_s`` after it was last seen); zero when it has no pace."""
+        if self.pace is None:
+            return np.zeros(2, np.float32)
+        return (self.pace * min(max(0.0, timestamp - self.last_seen), reach_s)).astype(np.float32)
 
     def snapshot(self) -> TrackedCard:
         return TrackedCard(
@@ -296,11 +315,27 @@ class CardTracker:
             return there[tr.track_id]
 
         origins = origins or {}
+        # The quads of the cards in sight before this frame (two seen apart are two cards).
+        seen_apart = {id(t): t.quad for t in examined if t.state is CardState.VISIBLE and not t.tentative}
+        # Where each visible card seen moving is headed: its pace since it was last seen (a card
+        # sliding fast overlaps where it was less than where its pace took it).
+        ahead = {
+            j: tr.quad + tr.ahead(timestamp, cfg.pace_reach_s)
+            for j, tr in enumerate(examined)
+            if tr.pace is not None and tr.state is CardState.VISIBLE
+        }
         pairs = []
         lies: dict[tuple[int, int], bool] = {}  # (det, track) found in place -> at the track's origin
         for i, det in enumerate(detections):
             for j, tr in enumerate(examined):
                 iou = quad_iou(det.quad, tr.quad)
+                on_path = False
+                if j in ahead:  # a card seen moving is also where its pace took it
+                    on_it = quad_iou(det.quad, ahead[j])
+                    # A card sliding onto another's place lies on it: where its pace takes it, it
+                    # comes first (the card under it may look just like it: a Twin It pair).
+                    on_path = on_it >= cfg.pace_overlap and on_it >= iou
+                    iou = max(iou, on_it)
                 origin = origins.get(tr.track_id)
                 if iou >= 0.7:
                     lies[i, j] = False
@@ -313,7 +348,7 @@ class CardTracker:
                     # (A card only guessed under a hand, never seen, comes after those seen: a
                     # card found there with a known card's look is that one.)
                     known = tr.state is not CardState.GONE and not tr.tentative and "unseen" not in tr.extra
-                    pairs.append((iou + (1.0 if known else 0.0), i, j))
+                    pairs.append((on_path, iou + (1.0 if known else 0.0), i, j))
         pairs.sort(reverse=True)
         det_to_tr: dict[int, int] = {}
         used: set[int] = set()
@@ -322,8 +357,8 @@ class CardTracker:
         # A tentative track (a card first found in the last frame) takes what lies on it only
         # after the tracks found by their look (below): a card hidden long enough to be gone
         # (in a stack) may first show too blurred or half covered to know it.
-        later = [(i, j) for _, i, j in pairs if examined[j].tentative]
-        for score, i, j in pairs:
+        later = [(i, j) for _, _, i, j in pairs if examined[j].tentative]
+        for _, score, i, j in pairs:
             if i in det_to_tr or j in used or examined[j].tentative:
                 continue
             # In place (a hand lifted off it, fingers may still hide a corner): more slack.
@@ -436,6 +471,7 @@ class CardTracker:
                 else:
                     settled = bool(tr.extra.pop("moving", False))
                     view = settled or moved or was is not CardState.VISIBLE or tr.tentative
+                self._set_pace(tr, det.quad, timestamp, was)
                 tr.quad = det.quad.astype(np.float32)
                 tr.confidence = det.confidence
                 tr.state = CardState.VISIBLE
@@ -475,6 +511,7 @@ class CardTracker:
             [t for t in examined if id(t) not in found],
             {id(examined[j]): i for i, j in det_to_tr.items()},
             det_sig,
+            seen_apart,
         )
 
         for j, tr in enumerate(examined):
@@ -502,6 +539,7 @@ class CardTracker:
             elif under_hand:
                 tr.state = CardState.COVERED
                 tr.last_seen = timestamp  # a hand on it renews its patience
+                tr.pace = None  # (a hand carries it, or holds it: its own pace is no more)
             elif timestamp - tr.last_seen > cfg.patience_s or (bare is not None and bare(tr.quad)):
                 tr.state = CardState.GONE
             else:
@@ -512,6 +550,7 @@ class CardTracker:
         for tr in self.tracks:
             if tr.state is CardState.VISIBLE and id(tr) not in in_region:
                 tr.last_seen = timestamp
+                tr.pace = None
         # Drop long-gone tracks, flickers and duplicates.
         self.tracks = [
             t
@@ -520,6 +559,21 @@ class CardTracker:
             and not (t.state is CardState.GONE and timestamp - t.last_seen > cfg.forget_s)
         ]
         return changed
+
+    def _set_pace(self, tr: Track, quad: np.ndarray, timestamp: float, was: CardState) -> None:
+        """The pace of a card found at ``quad`` now, from where it was found last (none when that
+        was too long ago, or when it did not move)."""
+        dt = timestamp - tr.last_seen
+        step = quad_centre(quad) - quad_centre(tr.quad)
+        if (
+            tr.tentative
+            or was is CardState.GONE
+            or not 0.0 < dt <= self.cfg.pace_gap_s
+            or float(np.linalg.norm(step)) <= self.cfg.still_px
+        ):
+            tr.pace = None
+        else:
+            tr.pace = (step / dt).astype(np.float32)
 
     def add_unseen(
         self, detections: list[CardDetection], timestamp: float, frame: np.ndarray | None = None
@@ -558,14 +612,21 @@ class CardTracker:
         missed: list[Track],
         det_of: dict[int, int],
         det_sig: Callable[[int], np.ndarray | None],
+        seen_apart: dict[int, np.ndarray] | None = None,
     ) -> set[int]:
         """Tracks (``id()``) among ``missed`` that lie on a ``found`` track's card, with its look:
-        the same card tracked twice (a track left behind while its card was followed by another)."""
+        the same card tracked twice (a track left behind while its card was followed by another).
+        ``seen_apart``: ``id()`` -> quad of the tracks visible before this frame; two of them seen
+        apart (overlapping less than ``duplicate_iou``) are two cards (one slid onto the other,
+        its twin: a Twin It pair)."""
+        seen_apart = seen_apart or {}
         out: set[int] = set()
         for tr in found:
             for other in missed:
+                a, b = seen_apart.get(id(tr)), seen_apart.get(id(other))
                 if (
-                    id(other) in out
+                    (a is not None and b is not None and quad_iou(a, b) < self.cfg.duplicate_iou)
+                    or id(other) in out
                     or other.tentative
                     or other.state is CardState.GONE
                     or other.signature is None
@@ -586,6 +647,7 @@ class CardTracker:
         for tr in self.tracks:
             if tr.state is CardState.VISIBLE:  # still in sight: its patience starts when it is not
                 tr.last_seen = timestamp
+                tr.pace = None  # (and nothing moved)
                 continue
             if tr.state is not CardState.COVERED:
                 continue

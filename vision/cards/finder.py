@@ -243,6 +243,10 @@ class FinderConfig:
     area, is cards together (a card with its neighbour, or with the card beneath), dropped for the
     card inside it (one of the deck's shape is a card with its prints: the real photos' SET cards,
     where the segmenter, trained on rendered frames, sees two centres on one card)."""
+    clear_inner: bool = True
+    """A candidate of the deck's shape inside another (most of its size) is kept as the card, not
+    dropped as its print, where it scores :data:`INNER_CARD_CLEAR` higher, even where the outer one
+    has the deck's shape too (a loose quad around a card and the table or shadow beside it)."""
     min_texture: float = 0.01
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
@@ -674,6 +678,11 @@ INNER_CARD_MARGIN = 0.15
 card beneath or of a neighbour), not a print inside a card."""
 
 
+INNER_CARD_CLEAR = 0.3
+"""... or scored this much higher, whatever the outer one's shape (a loose quad of the deck's shape
+around a card, with its shadow or the table beside it, fits the edges far worse)."""
+
+
 TILT_COS = 0.82
 """A card's aspect ratio seen under the camera's largest tilt (35 degrees) shrinks to this much."""
 
@@ -744,6 +753,7 @@ def _dedupe(
     shaped_ties: bool = True,
     inner_cards: bool = True,
     one_of_group: bool = True,
+    clear_inner: bool = True,
 ) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
     a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical.
@@ -754,7 +764,8 @@ def _dedupe(
     ``inner_cards``: a candidate inside another is kept when it is a card there
     (:data:`INNER_CARD_SIZE`, :data:`INNER_CARD_MARGIN`); ``one_of_group``: a quad holding two or
     more card centres and one card-shaped candidate of at most :data:`GROUP_SHARE` of its area is
-    dropped for it."""
+    dropped for it; ``clear_inner``: a candidate of the deck's shape inside another is kept as a card
+    where it scores :data:`INNER_CARD_CLEAR` higher, whatever the other's shape."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -814,9 +825,11 @@ def _dedupe(
         return (
             inner_cards
             and shaped[i]
-            and not shaped[j]
             and areas[i] >= INNER_CARD_SIZE * areas[j]
-            and cands[i][1] >= cands[j][1] + INNER_CARD_MARGIN
+            and (
+                (not shaped[j] and cands[i][1] >= cands[j][1] + INNER_CARD_MARGIN)
+                or (clear_inner and cands[i][1] >= cands[j][1] + INNER_CARD_CLEAR)
+            )
         )
 
     # A blob inside a card (its print, a glare patch) is not a card.
@@ -1001,6 +1014,7 @@ def find_cards(
         cfg.shaped_ties,
         cfg.inner_cards,
         cfg.one_of_group,
+        cfg.clear_inner,
     )
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not

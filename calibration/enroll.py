@@ -141,7 +141,7 @@ def enroll(
     return report(deck, judge, reader)
 
 
-def _pooled_turns(maps: np.ndarray, cells: int) -> np.ndarray:
+def pooled_turns(maps: np.ndarray, cells: int) -> np.ndarray:
     """(turns, C * cells * cells) unit vectors: each turn's (C, H, W) map averaged in cells x cells blocks."""
     t, c, h, w = maps.shape
     if h % cells or w % cells:
@@ -164,7 +164,7 @@ def candidate_pairs(sigs: list[Any], shortlist: int | None = SHORTLIST) -> list[
         return every
     if len({m.shape[1:] for m in maps}) != 1:
         return every
-    pooled = [_pooled_turns(np.asarray(m, np.float32), POOL_CELLS) for m in maps]
+    pooled = [pooled_turns(np.asarray(m, np.float32), POOL_CELLS) for m in maps]
     upright = np.stack([p[0] for p in pooled])
     sim = np.full((n, n), -np.inf, np.float32)
     for k in range(max(len(p) for p in pooled)):

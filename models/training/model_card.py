@@ -109,6 +109,7 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
         lines.append("Not measured yet.")
     if model.name == "judge":
         lines += verifier_section(folder, model)
+        lines += enrolled_section(folder)
     path = folder / model.card
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -228,4 +229,50 @@ def _resolution_lines(resolution: dict | None) -> list[str]:
         "pair's smaller card side (the card's side in the frame where the caller gives it, else the crop's",
         f"own side; larger or unknown sizes keep the global threshold): {bands}.",
         "`judge_verify.md` gives each band's figures.",
+    ]
+
+
+ENROLLED_RULE = "judge_enrolled.json"
+"""The closed-set rule of the judge with an enrolled deck (``vision.identity.enrolled``)."""
+
+
+def enrolled_section(folder: Path) -> list[str]:
+    """The judge card's section on the closed-set rule used with an enrolled Twin It deck, if any."""
+    path = Path(folder) / ENROLLED_RULE
+    if not path.is_file():
+        return []
+    head = ["", f"## With an enrolled deck (`{ENROLLED_RULE}`)"]
+    try:
+        s = json.loads(path.read_text(encoding="utf-8"))
+        cal = s["calibration"]
+        merge_at, floor = float(s["merge_at"]), float(s["p_floor"])
+        same_m, diff_m = float(s["same_margin"]), float(s["different_margin"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return [
+            *head,
+            f"`{ENROLLED_RULE}` is unreadable: with an enrolled deck the pair judge answers alone.",
+        ]
+    return [
+        *head,
+        "A Twin It table is a closed set: with the players' deck enrolled (`tableref enroll`), each crop",
+        "is matched against the deck's references (a one-view pass over all of them, the closest"
+        f" {int(s.get('shortlist', 12))} scored as calibrated, verifier included) and keeps its best pattern"
+        " group's p_same and the best p_same of any other group. Its margin is the logit of the first",
+        "minus the logit of the second. References join one group where the judge gives a pair of them",
+        f"p_same >= {merge_at:.6f} (above every pair of two patterns' references in calibration, by"
+        " 1 logit).",
+        f"A pair is **same** when both crops match one group at p_same >= {floor:g} with margins >="
+        f" {same_m:.3f}; **different** when they match two groups at p_same >= {floor:g} with margins"
+        f" >= {diff_m:.3f}; where the pair judge is sure of the opposite, **uncertain**; otherwise the",
+        "pair judge's answer stands (so a pattern whose copies the judge could not join, split over two",
+        "groups, leaves its crops a small margin and the pair judge answers).",
+        "",
+        "Calibrated by `python -m vision.identity.enrolled_calibration` on rendered calibration decks only",
+        f"({s['recipe']}): each margin lies 0.5 logit above the largest margin of a calibration pair it",
+        "would have ruled wrongly (at least 1 logit). Figures on the calibration pairs (with the pair judge",
+        "alone beside them):",
+        "`" + json.dumps({"enrolled": cal["enrolled_judge"], "pair_judge": cal["pair_judge"]}) + "`",
+        "",
+        "The identity bench reports the judge with each bench deck enrolled (through the rendered",
+        "enrolment, in the bench's style) as `render._enrolled`; the headline figures are the pair judge's.",
     ]

@@ -64,11 +64,31 @@ def test_the_shortlist_finds_the_same_match_as_a_full_scan(tmp_path: Path) -> No
     helped = EnrolledJudge(judge, deck)
     for i in (0, 3, 7):
         sig = judge.signature(_crop(faces, patterns[i], rng, ROUGH))
-        helped.SHORTLIST = 100
+        helped.SHORTLIST, helped.PRESHORT = 100, 100
         full = helped.score(sig)
         helped.SHORTLIST = 3
         short = helped.score(sig)
-        assert (short.group, short.p_same) == (full.group, full.p_same)
+        helped.PRESHORT = 5  # the pooled maps' cosine first keeps 5 of the 10 references
+        pre = helped.score(sig)
+        assert (short.group, short.p_same) == (pre.group, pre.p_same) == (full.group, full.p_same)
+        assert full.group == helped.groups.index([f"c{i}"])
+
+
+def test_a_deck_with_an_unreadable_card_does_not_rule(tmp_path: Path, caplog) -> None:
+    judge = PatternJudge()
+    faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    rng = np.random.default_rng(8)
+    deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
+    enroll(
+        deck,
+        {f"c{i}": _crop(faces, p, rng, CLEAN) for i, p in enumerate(faces.patterns[:3])},
+        missing={"c3": "not cut out by the card finder"},
+    )
+    helped = EnrolledJudge(judge, deck, rule=_rule())
+    assert helped.rule is None and helped.unreadable == ["c3"] and "c3" in caplog.text
+    a = judge.signature(_crop(faces, faces.patterns[0], rng, ROUGH))
+    b = judge.signature(_crop(faces, faces.patterns[0], rng, ROUGH))
+    assert helped.p_same_many([(a, b)]).tolist() == judge.p_same_many([(a, b)]).tolist()
 
 
 def _rule(**kw: float) -> ClosedSetRule:

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 9
 MIN_IOU = 0.8
-TRIES = 3
+TRIES = 6
 """Times a card the finder missed is laid out before it is reported missing."""
 
 

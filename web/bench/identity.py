@@ -14,6 +14,12 @@ A signature builds the verifier's view of its crop only when a pair first needs 
 pair likely the same), so ms_per_crop_* is the net's embedding (and the crop shrunk for the verifier),
 and ms_per_verified_pair_* includes building both views (each pair gets signatures whose views are
 not built yet: the worst case, since a card compared again reuses its view).
+render._enrolled (extra figures; the headline is the pair judge's): each bench deck enrolled as a
+real deck is (every face laid out on rendered tables of its own, in the bench's style, cut out by the
+card finder: :mod:`vision.identity.rendered_enrolment`), then the very same signature pairs judged
+by :class:`vision.identity.enrolled.EnrolledJudge` (its closed-set rule); with the enrolment's time,
+cards, cards cut out, groups, whether the rule was on (it stays off for a deck with an unreadable
+card) and the cost of one crop's match against the deck (made once per crop), under the bench's load.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import tempfile
 import time
 from itertools import combinations
 from pathlib import Path
@@ -51,12 +58,79 @@ def _verdict_stats(judge: PatternJudge, p: np.ndarray, same: np.ndarray) -> dict
     }
 
 
-def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: int) -> dict:
+def _accuracies(st: dict[str, np.ndarray], kinds: np.ndarray, pairs: int) -> dict:
+    return {
+        "pairs": pairs,
+        "same_accuracy": rounded(np.mean(st["correct"][kinds == "same"]), 5),
+        "different_accuracy": rounded(np.mean(st["correct"][kinds == "random"]), 5),
+        "hard_negative_accuracy": rounded(np.mean(st["correct"][kinds == "hard"]), 5),
+        "confident_wrong_rate": rounded(np.mean(st["wrong"]), 5),
+        "uncertain_rate": rounded(np.mean(st["uncertain"]), 5),
+    }
+
+
+def _enrolled_deck(
+    judge: PatternJudge, deck: rd.RenderedTwinItDeck, sigs: list[Signature], pairs: list[tuple]
+) -> tuple[np.ndarray, dict]:
+    """The bench deck enrolled as a real deck is (laid out on rendered tables of its own, cut out by
+    the card finder), then the same signature pairs judged by the enrolled judge; with the enrolment's
+    time and cards, and the cost of each crop's match against the deck (made once per crop)."""
+    from calibration.deck import EnrolledDeck
+    from calibration.enroll import enroll
+    from vision.identity.enrolled import EnrolledJudge
+    from vision.identity.rendered_enrolment import rendered_deck_crops
+
+    with tempfile.TemporaryDirectory(prefix="bench-enrolled-") as tmp:
+        t0 = time.perf_counter()
+        r = rendered_deck_crops("twinit", deck.seed, style=deck.style)
+        enrolled = EnrolledDeck.create(Path(tmp) / "deck", "twinit")
+        enroll(enrolled, r.crops, missing={c: "not cut out by the card finder" for c in r.missing})
+        ej = EnrolledJudge(judge, enrolled)
+        seconds = time.perf_counter() - t0
+        ms = []
+        for s in sigs:
+            t1 = time.perf_counter()
+            ej.match(s)
+            ms.append((time.perf_counter() - t1) * 1000)
+        p = ej.p_same_many(pairs)
+    info = {
+        "seconds": seconds,
+        "cards": len(r.truth),
+        "cut_out": len(r.crops),
+        "groups": len(ej.groups),
+        "patterns": len(set(r.truth.values())),
+        "ruled": ej.rule is not None,
+        "match_ms": ms,
+    }
+    return p, info
+
+
+def _enrolment_totals(infos: list[dict]) -> dict:
+    ms = [m for i in infos for m in i["match_ms"]]
+    return {
+        "decks": len(infos),
+        "seconds": rounded(sum(i["seconds"] for i in infos), 1),
+        "cards": sum(i["cards"] for i in infos),
+        "cut_out": sum(i["cut_out"] for i in infos),
+        "groups": sum(i["groups"] for i in infos),
+        "patterns": sum(i["patterns"] for i in infos),
+        "closed_set_rule": all(i["ruled"] for i in infos),
+        "ms_per_crop_match": rounded(median(ms), 2) if ms else None,
+        "ms_per_crop_match_p95": rounded(float(np.percentile(ms, 95)), 2) if ms else None,
+    }
+
+
+def _render_part(
+    judge: PatternJudge, reader: NumberReader, quick: bool, seed: int, enrolled: bool = True
+) -> dict:
+    """``enrolled``: also the figures of the judge with each bench deck enrolled (``_enrolled``)."""
     rng = np.random.default_rng(seed)
     aug = AugmentConfig()
     seeds = rd.TWINIT_BENCH_SEEDS[:1] if quick else rd.TWINIT_BENCH_SEEDS
     hard_repeats = 1 if quick else 4
     p_all, same_all, kind_all, side_all = [], [], [], []
+    p_enrolled: list[np.ndarray] = []
+    enrolments: list[dict] = []
     for deck in rd.twinit_decks(seeds, rd.TWINIT_BENCH_STYLES):
         faces = deck.faces
         crops = []
@@ -94,6 +168,10 @@ def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: i
         same += [False] * len(hard_sigs)
         kinds += ["hard"] * len(hard_sigs)
         p_all.append(judge.p_same_many(sig_pairs))
+        if enrolled:
+            p_enr, info = _enrolled_deck(judge, deck, sigs + flat, sig_pairs)
+            p_enrolled.append(p_enr)
+            enrolments.append(info)
         same_all += same
         kind_all += kinds
     p = np.concatenate(p_all)
@@ -101,14 +179,14 @@ def _render_part(judge: PatternJudge, reader: NumberReader, quick: bool, seed: i
     kinds_arr = np.asarray(kind_all)
     st = _verdict_stats(judge, p, same_arr)
     out = {
-        "pairs": len(p),
-        "same_accuracy": rounded(np.mean(st["correct"][kinds_arr == "same"]), 5),
-        "different_accuracy": rounded(np.mean(st["correct"][kinds_arr == "random"]), 5),
-        "hard_negative_accuracy": rounded(np.mean(st["correct"][kinds_arr == "hard"]), 5),
-        "confident_wrong_rate": rounded(np.mean(st["wrong"]), 5),
-        "uncertain_rate": rounded(np.mean(st["uncertain"]), 5),
+        **_accuracies(st, kinds_arr, len(p)),
         "_by_crop_side": _by_side(st, kinds_arr, np.asarray(side_all)),
     }
+    if enrolled:
+        out["_enrolled"] = {
+            **_accuracies(_verdict_stats(judge, np.concatenate(p_enrolled), same_arr), kinds_arr, len(p)),
+            "enrolment": _enrolment_totals(enrolments),
+        }
     numbers, colours = {}, {}
     rotations = (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)
     for deck in rd.number_decks(rd.NUMBER_BENCH_STYLES):

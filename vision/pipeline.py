@@ -16,7 +16,9 @@ Per frame:
    cards, far-apart regions apart, and so is the place of a card first found in the last frame on
    a card already tracked (tentative: it is kept once found there again); a change over most of
    the frame searches the whole frame. A hand's fringe (a thin band of change along its edge: its
-   shadow, its blurred outline) is not searched while the hand is there.
+   shadow, its blurred outline) is not searched while the hand is there, nor is a change by it
+   that is only darker than before (a moving arm's shadow; for at most a second): a frame where
+   hands land on cards does not wait for a search of the cards beside them.
 3. Hands are found against the table memory; tracks are matched, covered or gone; clean views
    are taken of cards fully seen with no hand on them; hand events are emitted. The place a card
    was carried away from is searched again once no hand is near it (the hand may have left it).
@@ -116,6 +118,16 @@ class PipelineConfig:
     """... when no pixel of it lies further than this from its outside (a strip at most about
     four gate pixels wide: a hand's shadow band, not a card, a card being some 12 gate pixels a
     side). It is not searched, nor taken as accounted for, while the hand is there."""
+    shadow_darker: float = 0.95
+    """Any other change touching a hand's margin (within ``fringe_reach``) with at least this
+    fraction of its pixels darker than what was accounted for is the hand's shadow (a moving arm's
+    soft shadow, which the hand mask leaves out, sweeps a band up to two thirds of a card wide over
+    the table and the cards beside it): not searched, nor taken as accounted for, while the hand is
+    there (for at most ``hand_defer_s``). Once the arm has passed, the band is as it was: nothing
+    to search. Searched, such a band (with every card it touches) took 40-190 ms of CPU on frames
+    where hands landed on cards in the demo scenario."""
+    hand_defer_s: float = 1.0
+    """How long a hand's shadow (see ``shadow_darker``) is left unsearched at most; 0: never."""
     cut_fraction: float = 0.6
     """A change over this fraction of the gate's copy in one frame is a new scene (the next
     game's table, the camera moved; a hand changes at most about a quarter of it): the table is
@@ -181,6 +193,9 @@ class TablePipeline:
         """The quads of the places known to be piles."""
         self._guesses: dict[int, np.ndarray] = {}
         """Track id -> pile quad: the cards guessed under a hand on a pile, not seen yet."""
+        self._deferred: np.ndarray | None = None
+        """The gate's copy's pixels of a hand's shadow not searched yet: when each was first left
+        (NaN: none; see :attr:`PipelineConfig.shadow_darker`)."""
         self._forget = False
         self._still = 0
         self._sweep_tile = 0
@@ -212,6 +227,7 @@ class TablePipeline:
         self._still = 0
         self._sweep_tile = 0
         self._sweep_pass = 0
+        self._deferred = None
 
     def _gate(self, frame: np.ndarray) -> tuple[bool, np.ndarray | None, np.ndarray]:
         """(changed?, changed-pixel mask of the gate copy, the gate copy)."""
@@ -479,6 +495,7 @@ class TablePipeline:
             todo = np.where(keep[labels], np.uint8(255), np.uint8(0))
         if zone is None:
             self._accounted = small.copy()
+            self._deferred = None
         else:
             todo = cv2.bitwise_and(todo, cv2.bitwise_not(zone))
             fringe = self._fringe(todo, zone)
@@ -486,6 +503,10 @@ class TablePipeline:
             if fringe is not None:
                 todo[fringe] = 0
                 keep |= fringe
+            later = self._defer_by_hand(todo, zone, small, acc, timestamp)
+            if later is not None:
+                todo[later] = 0
+                keep |= later
             self._accounted = np.where(keep, acc, small)
         self._add_verified(todo, zone, timestamp, small.shape[1] / width)
         return todo
@@ -508,6 +529,42 @@ class TablePipeline:
         np.maximum.at(thick, labels.ravel(), dist.ravel())
         fringe = touching & (thick <= self.cfg.fringe_thickness)
         return fringe[labels] if fringe.any() else None
+
+    def _defer_by_hand(
+        self, todo: np.ndarray, zone: np.ndarray, small: np.ndarray, acc: np.ndarray, timestamp: float
+    ) -> np.ndarray | None:
+        """The changed pixels (bool, of the gate's copy) of a hand's shadow, left for later: each
+        group of them that touches a hand's margin (within ``fringe_reach``) and is darker than
+        what was accounted for nearly all over (``shadow_darker``), unless one of its pixels has
+        waited ``hand_defer_s`` already. Notes when each pixel was first left."""
+        if self.cfg.hand_defer_s <= 0.0 or not todo.any():
+            self._deferred = None
+            return None
+        r = self.cfg.fringe_reach
+        near = cv2.dilate(zone, np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+        n, labels = cv2.connectedComponents(todo, connectivity=8)
+        touching = np.zeros(n, bool)
+        touching[np.unique(labels[near & (todo > 0)])] = True
+        touching[0] = False
+        if not touching.any():
+            self._deferred = None
+            return None
+        area = np.bincount(labels.ravel(), minlength=n)
+        darker = np.bincount(labels[small < acc], minlength=n)
+        shadow = touching & (darker >= self.cfg.shadow_darker * np.maximum(area, 1))
+        since = self._deferred
+        if since is None or since.shape != todo.shape:
+            since = np.full(todo.shape, np.nan)
+        first = np.full(n, np.inf)
+        waited = ~np.isnan(since)
+        np.minimum.at(first, labels[waited], since[waited])
+        later = shadow & (timestamp - first < self.cfg.hand_defer_s)
+        if not later.any():
+            self._deferred = None
+            return None
+        mask = later[labels]
+        self._deferred = np.where(mask, np.where(np.isnan(since), timestamp, since), np.nan)
+        return mask
 
     def _add_verified(self, todo: np.ndarray, zone: np.ndarray | None, timestamp: float, f: float) -> None:
         """Adds to ``todo`` (in place) the places cards were carried away from that no hand is near

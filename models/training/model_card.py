@@ -255,9 +255,10 @@ def enrolled_section(folder: Path) -> list[str]:
     return [
         *head,
         "A Twin It table is a closed set: with the players' deck enrolled (`tableref enroll`), each crop",
-        "is matched against the deck's references (a one-view pass over all of them, the closest"
-        f" {int(s.get('shortlist', 12))} scored as calibrated, verifier included) and keeps its best pattern"
-        " group's p_same and the best p_same of any other group. Its margin is the logit of the first",
+        "is matched against the deck's references (the 48 closest by the cosine of pooled maps get a",
+        f"one-view pass of the head, the closest {int(s.get('shortlist', 12))} of those are scored as"
+        " calibrated, verifier included) and keeps its best pattern group's p_same and the best p_same",
+        "of any other group. Its margin is the logit of the first",
         "minus the logit of the second. References join one group where the judge gives a pair of them",
         f"p_same >= {merge_at:.6f} (above every pair of two patterns' references in calibration, by"
         " 1 logit).",
@@ -265,12 +266,13 @@ def enrolled_section(folder: Path) -> list[str]:
         f" {same_m:.3f}; **different** when they match two groups at p_same >= {floor:g} with margins"
         f" >= {diff_m:.3f}; where the pair judge is sure of the opposite, **uncertain**; otherwise the",
         "pair judge's answer stands (so a pattern whose copies the judge could not join, split over two",
-        "groups, leaves its crops a small margin and the pair judge answers).",
+        "groups, leaves its crops a small margin and the pair judge answers). A deck with a card",
+        "enrolled without a usable reference is not a closed set: there the pair judge answers alone.",
         "",
         "Calibrated by `python -m vision.identity.enrolled_calibration` on rendered calibration decks only",
         f"({s['recipe']}): each margin lies 0.5 logit above the largest margin of a calibration pair it",
-        "would have ruled wrongly (at least 1 logit). Figures on the calibration pairs (with the pair judge",
-        "alone beside them):",
+        "would have ruled wrongly (never below the floor in the recipe). Figures on the calibration",
+        "pairs (with the pair judge alone beside them):",
         "`" + json.dumps({"enrolled": cal["enrolled_judge"], "pair_judge": cal["pair_judge"]}) + "`",
         "",
         "The identity bench reports the judge with each bench deck enrolled (through the rendered",

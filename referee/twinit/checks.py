@@ -43,7 +43,11 @@ def problems(setup: Setup, state: TwinItState) -> list[str]:
                 out.append(f"{setup.players[seat]} holds a capture of {cap.cards} cards")
     if state.lost < 0:
         out.append(f"{state.lost} cards lost track of")
-    placed = in_piles + len(state.table) + captured + state.aside + state.lost
+    if state.found < 0:
+        out.append(f"{state.found} cards found")
+    if state.lost > 0 and state.found > 0:
+        out.append(f"{state.lost} cards lost track of and {state.found} found at once")
+    placed = in_piles + len(state.table) + captured + state.aside + state.lost - state.found
     if state.phase == "setup":
         if placed or state.next_id or state.turn is not None or state.taboo:
             out.append("cards are on the table before the deal")

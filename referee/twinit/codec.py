@@ -261,6 +261,7 @@ def state_to_json(state: TwinItState) -> dict[str, JSON]:
         "taboo": list(state.taboo),
         "aside": state.aside,
         **({"lost": state.lost} if state.lost else {}),
+        **({"found": state.found} if state.found else {}),
     }
 
 
@@ -298,6 +299,7 @@ def state_from_json(obj: Mapping[str, Any]) -> TwinItState:
             taboo=tuple(str_(t) for t in obj["taboo"]),
             aside=int_(obj["aside"]),
             lost=int_(obj.get("lost", 0)),
+            found=int_(obj.get("found", 0)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, InvalidState):

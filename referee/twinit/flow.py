@@ -307,17 +307,19 @@ def empty(setup: Setup, state: TwinItState, action: Empty) -> Result:
     turn = state.turn
     if turn == action.player:
         turn = next_with_cards(piles, action.player, include=False)
+    offset = min(size, state.found)  # cards found earlier that the referee had not counted
     return valid(
         "pile_empty",
         f"The table shows {name}'s pile empty: {size} card(s) the referee counted there are lost track of.",
         f"La table montre la pioche {de(name)} vide : {size} carte(s) que l'arbitre y comptait sont perdues.",
         player=action.player,
         lost=size,
-    ), evolve(state, piles=piles, turn=turn, lost=state.lost + size)
+    ), evolve(state, piles=piles, turn=turn, lost=state.lost + size - offset, found=state.found - offset)
 
 
 def refill(setup: Setup, state: TwinItState, action: Refill) -> Result:
-    """The table shows a card on a pile the referee counts empty (see :class:`Refill`)."""
+    """The table shows a card on a pile the referee counts empty (see :class:`Refill`): one of the
+    cards it lost track of, else a card it had not counted (``found``)."""
     if (shut := outside_piles(setup, state)) is not None:
         return shut
     name = setup.players[action.player]
@@ -325,17 +327,23 @@ def refill(setup: Setup, state: TwinItState, action: Refill) -> Result:
         return refused(
             "pile_not_empty", f"{name}'s pile is not empty.", f"La pioche {de(name)} n'est pas vide."
         ), state
-    if state.lost == 0:
-        return refused(
-            "no_card_lost",
-            f"No card is unaccounted for: {name}'s pile cannot show one.",
-            f"Aucune carte n'est perdue : la pioche {de(name)} ne peut pas en montrer.",
-        ), state
     piles = tuple(Pile(1, action.face) if seat == action.player else p for seat, p in enumerate(state.piles))
     turn = state.turn if state.turn is not None else action.player
+    if state.lost:
+        return valid(
+            "pile_refilled",
+            f"The table shows {action.face!r} on {name}'s pile: a card the referee had lost track of.",
+            f"La table montre {action.face!r} sur la pioche {de(name)} : "
+            "une carte que l'arbitre avait perdue.",
+            player=action.player,
+            found=False,
+        ), evolve(state, piles=piles, turn=turn, lost=state.lost - 1)
     return valid(
         "pile_refilled",
-        f"The table shows {action.face!r} on {name}'s pile: a card the referee had lost track of.",
-        f"La table montre {action.face!r} sur la pioche {de(name)} : une carte que l'arbitre avait perdue.",
+        f"The table shows {action.face!r} on {name}'s pile, which the referee counted empty: a card it had "
+        "not counted (a missed penalty, or a play that never happened).",
+        f"La table montre {action.face!r} sur la pioche {de(name)}, que l'arbitre comptait vide : une carte "
+        "qu'il n'avait pas comptée (une pénalité manquée, ou un coup qui n'a pas eu lieu).",
         player=action.player,
-    ), evolve(state, piles=piles, turn=turn, lost=state.lost - 1)
+        found=True,
+    ), evolve(state, piles=piles, turn=turn, found=state.found + 1)

@@ -92,6 +92,11 @@ class TwinItState:
     lost: int = 0
     """Cards the referee lost track of: a pile the table showed empty while the referee still
     counted cards in it (captures it missed took them; see :class:`Empty`)."""
+    found: int = 0
+    """Cards the table showed that the referee had not counted: a card on a pile it counted empty
+    with no card lost track of (a penalty it missed gave cards back, or a play it logged never
+    happened; see :class:`Refill`). ``lost`` and ``found`` are never both above 0: a card found
+    makes up for one lost, and the other way round."""
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -197,7 +202,9 @@ class Empty:
 @dataclass(frozen=True)
 class Refill:
     """The table shows a card on a pile the referee counts empty: a correction (a penalty it missed
-    gave cards back); one of the cards it lost track of (see :class:`Empty`) is that pile's top."""
+    gave cards back, or a play it logged never happened). One of the cards it lost track of (see
+    :class:`Empty`) is that pile's top; with none lost track of, the card is one the referee had
+    not counted (``TwinItState.found``). Either way the referee counts one card in the pile now."""
 
     player: int
     """The seat whose pile shows a card."""

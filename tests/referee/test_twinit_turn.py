@@ -6,6 +6,7 @@ import pytest
 
 from referee.errors import MalformedAction
 from referee.registry import make_game
+from referee.twinit.types import Pile
 from referee.types import Verdict
 
 
@@ -89,4 +90,37 @@ def test_a_card_back_on_a_pile_counted_empty_is_one_of_the_cards_lost_track_of()
         if state2.piles[0].size:
             state2, _ = game2.apply(state2, game2.parse_action({"type": "reveal", "player": 0, "face": "d"}))
     assert state2.piles[0].size == 0
-    assert game2.judge(state2, refill).reason.code == "no_card_lost"
+
+
+def test_a_card_on_a_pile_counted_empty_with_none_lost_is_found_and_makes_up_for_a_later_loss() -> None:
+    """Ana plays her pile out as the referee counts it; the table still shows a card there (a
+    penalty the camera missed gave cards back): with no card lost track of, it is a card the
+    referee had not counted. A pile later shown empty nets against it: the deck's count holds."""
+    game, state = dealt()
+    refill = game.parse_action({"type": "refill", "player": 0, "face": "z"})
+    state, _ = game.apply(state, game.parse_action({"type": "play", "player": 0, "face": "a"}))
+    state, _ = game.apply(state, game.parse_action({"type": "reveal", "player": 0, "face": "d"}))
+    for _ in range(2):  # Ana plays her pile out: nothing was lost track of
+        state, _ = game.apply(state, game.parse_action({"type": "turn", "player": 0}))
+        state, _ = game.apply(state, game.parse_action({"type": "play", "player": 0, "face": "d"}))
+        if state.piles[0].size:
+            state, _ = game.apply(state, game.parse_action({"type": "reveal", "player": 0, "face": "d"}))
+    assert state.piles[0].size == 0 and state.lost == 0
+    state, ruling = game.apply(state, refill)
+    assert ruling.applies and ruling.reason.code == "pile_refilled" and ruling.details["found"] is True
+    assert state.piles[0] == Pile(1, "z") and state.found == 1 and state.lost == 0
+    assert game.check_state(state) == []
+    assert game.state_to_json(state)["found"] == 1
+    assert game.state_from_json(game.state_to_json(state)) == state
+    # Ben's pile (3 cards counted) shows empty: one of them makes up for the card found
+    state, ruling = game.apply(state, game.parse_action({"type": "empty", "player": 1}))
+    assert ruling.applies and ruling.details["lost"] == 3
+    assert state.found == 0 and state.lost == 2
+    assert game.check_state(state) == []
+    # a second card back: one of the cards lost track of this time
+    state, _ = game.apply(state, game.parse_action({"type": "turn", "player": 0}))
+    state, ruling = game.apply(state, game.parse_action({"type": "play", "player": 0, "face": "z"}))
+    assert ruling.applies and state.piles[0].size == 0
+    state, ruling = game.apply(state, refill)
+    assert ruling.details["found"] is False and state.lost == 1 and state.found == 0
+    assert game.check_state(state) == []

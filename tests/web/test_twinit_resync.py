@@ -92,7 +92,8 @@ def test_a_pile_counted_empty_that_shows_a_card_after_a_penalty_gave_back_the_bi
 
 def test_a_penalty_that_gave_back_the_biggest_capture_is_left_alone(tmp_path: Path) -> None:
     """The same table, but the penalty already gave back Ben's biggest capture: nothing is rewritten
-    (the card there is not the referee's to explain by the forfeit)."""
+    (the card there is not the referee's to explain by the forfeit); the card is logged as his
+    pile's top all the same, a card the referee had not counted."""
     live, ad = setup(tmp_path, cards=9)
     penalised_record(live, forfeit=[1, 0])
     ad.pile_at = {0: np.array(BOTTOM, float), 1: np.array(TOP, float)}
@@ -100,7 +101,10 @@ def test_a_penalty_that_gave_back_the_biggest_capture_is_left_alone(tmp_path: Pa
     for _ in range(40):
         table.show([card(1, S, *BOTTOM), card(2, X, *TOP)])
     assert not [e for e in live.entries if e.get("kind") == "amend"]
-    assert live.snapshot_state()["piles"][1] == [0, None]
+    last = live.entries[-1]
+    assert last["action"]["type"] == "refill" and last["ruling"]["details"]["found"] is True
+    assert live.snapshot_state()["piles"][1] == [1, last["action"]["face"]]
+    assert live.snapshot_state()["captures"][1] == [[Y, 2]]  # his captures as the referee ruled them
 
 
 def test_a_slap_on_a_pile_counted_empty_after_a_penalty_gives_back_the_bigger_capture_first(

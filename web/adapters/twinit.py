@@ -183,9 +183,16 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         if live.entries:
             self._restore()
         self.unplayed: list[np.ndarray] = []
+        """Centres of new table cards not played yet, oldest first."""
         self._leaving: list[np.ndarray] = []
         """Where won table cards lay, until a stable view shows them gone."""
-        """Centres of new table cards not played yet, oldest first."""
+        self._won_top: dict[int, list[Any]] = {}
+        """Seat -> [the view of its pile's top card a claim won, how far that card is from gone:
+        ``"slap"``, ``"lying"``, ``"carried"``] (:meth:`Resync._watch_won_tops`)."""
+        self._followed = len(live.entries)
+        """Entries of the log :meth:`Resync._follow_record` has looked at."""
+        self._claims_done: set[int] = set()
+        """Applied claims whose cards the adapter has taken off its own table."""
 
     # -- faces ---------------------------------------------------------------------------------
     def _fresh(self) -> str:
@@ -323,6 +330,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             return
         if not self.coop and self.on_spread is not None and self._spread_seen(obs, mono):
             return
+        if not self.coop and phase == "play":
+            self._follow_record()
+            self._watch_won_tops(obs)
         if self.stable.snapshot and not self.coop:
             self._watch_slap(obs, mono)
         snapshot = self.stable.update(obs, mono, allow_hands=True, image=getattr(self._frame, "image", None))
@@ -427,8 +437,15 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
                 known.append(spot.center)
         # new cards in the middle, oldest first: each is the play of the player whose turn it is
         self._reveal_piles(snapshot)
-        # a won card still lying where it was until its winner takes it is no new play
-        self._leaving = [p for p in self._leaving if nearest(snapshot, p, tol) is not None]
+        # a won card still lying where it was until its winner takes it is no new play (nor while
+        # a hand lies over its place: the winner's hands stay on it a moment after the ruling, and
+        # the card seen again when they lift was played by nobody: the live bench's seed 4, 69.3 s)
+        obs = self._obs
+        self._leaving = [
+            p
+            for p in self._leaving
+            if nearest(snapshot, p, tol) is not None or (obs is not None and under_a_hand(obs, p) is not None)
+        ]
         fresh = [
             s
             for s in snapshot
@@ -480,8 +497,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             if size == 0 or top is not None or seat not in self.pile_at:
                 continue
             i = nearest(snapshot, self.pile_at[seat], tol)
-            if i is None:
+            if i is None or self._still_won(seat, snapshot[i].view):
                 continue
+            self._won_top.pop(seat, None)
             face = self.label(snapshot[i].view)
             result = self._propose_seen(
                 {"type": "reveal", "player": seat, "face": face}, [(f"pile:{seat}", snapshot[i])]

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.observation import TableObservation
-from web.adapters.twinit_table import Spot, nearest, visible_spots
+from web.adapters.twinit_table import Spot, nearest, under_a_hand, visible_spots
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,51 @@ drift to heal, not a card about to be turned."""
 
 class Resync:
     """Corrections logged when the referee's table and the camera's disagree."""
+
+    def _follow_record(self) -> None:
+        """Claims applied since the last frame that the adapter did not rule itself (the table's
+        answer to a question) take their cards off the adapter's table too (:meth:`_after_claim`):
+        a won table card's place otherwise stayed the adapter's, the next card played there no play
+        and a claim on it refused."""
+        entries = self.live.entries
+        if self._followed >= len(entries):
+            return
+        for entry in entries[self._followed :]:
+            action = entry.get("action") if entry.get("kind") == "action" else None
+            if (
+                action is not None
+                and action.get("type") == "claim"
+                and entry["ruling"].get("applies")
+                and not entry.get("undone")
+            ):
+                locs = [loc for loc in action.get("cards") or [] if isinstance(loc, Mapping)]
+                self._after_claim(locs, entry["seq"], entry["ruling"].get("verdict") == "valid")
+        self._followed = len(entries)
+
+    def _watch_won_tops(self, obs: TableObservation) -> None:
+        """Each pile top a claim won, until it is gone: under the claimers' hands (``"slap"``),
+        lying on its pile once they lift (``"lying"``: the winner takes the cards a moment later),
+        then under a hand again (``"carried"``)."""
+        for seat, won in list(self._won_top.items()):
+            at = self.pile_at.get(seat)
+            if at is None:
+                del self._won_top[seat]
+                continue
+            covered = under_a_hand(obs, at) is not None
+            if won[1] == "slap" and not covered:
+                won[1] = "lying"
+            elif won[1] == "lying" and covered:
+                won[1] = "carried"
+
+    def _still_won(self, seat: int, view: np.ndarray) -> bool:
+        """Whether ``view``, seen on ``seat``'s pile, surely shows the top card a claim won there,
+        not carried off yet: it is not the pile's next card (read from it, the live bench's seed 4
+        logged the won faces as the piles' next tops after each claim on piles: 1.5 s, 67.2 s), nor
+        a card back on a pile counted empty."""
+        won = self._won_top.get(seat)
+        if won is None or won[0] is None or won[1] == "carried":
+            return False
+        return self.matcher.p_same(self._signature_of(view), self._signature_of(won[0])) >= self.sure
 
     def _resync_turned(self, mono: float) -> None:
         """The referee's table against the camera's: a card the referee had turned over (three
@@ -92,7 +137,11 @@ class Resync:
         """A pile the referee counts empty whose place has shown a card, with no hand over the
         table, for :data:`RESYNC_S`: a penalty the camera missed gave cards back (after
         :meth:`_resync_piles`: one of the cards the referee lost track of is logged as that pile's
-        top), or a penalty gave back another capture than the referee's (:meth:`_regive`)."""
+        top), or a penalty gave back another capture than the referee's (:meth:`_regive`); else
+        the card is one the referee never counted there (a penalty it missed, a play it logged
+        that never happened: the live bench's seed 4, whose missed wrong claim at 50.7 s left
+        Ana's pile three cards short, so that every later claim on her pile was refused): logged
+        as the pile's top all the same (:meth:`_refill`; the referee counts it as found)."""
         tol = 0.5 * self.stable.card_px
         empty = {
             seat
@@ -110,11 +159,12 @@ class Resync:
             if mono - since < RESYNC_S - 1e-6:
                 continue
             self._refill_since.pop(seat, None)
-            if state.get("lost"):
-                self._refill(seat, seen[i], self._latest_view(seen[i]))
-            else:
-                spot = seen[i]
-                self._regive(seat, Spot(spot.center, spot.quad, self._latest_view(spot), spot.track))
+            spot = seen[i]
+            view = self._latest_view(spot)
+            if self._still_won(seat, view):
+                continue  # the won card, not carried off yet
+            if state.get("lost") or not self._regive(seat, Spot(spot.center, spot.quad, view, spot.track)):
+                self._refill(seat, spot, view)
 
     def _regive(self, seat: int, spot: Spot | None = None) -> bool:
         """A pile the referee counts empty, with no card lost track of, shows a card: the seat's
@@ -219,7 +269,8 @@ class Resync:
         return kept, game.state_to_json(state)
 
     def _refill(self, seat: int, spot: Spot, view: np.ndarray) -> bool:
-        """Logs that ``seat``'s pile, counted empty, shows the card ``view`` again."""
+        """Logs that ``seat``'s pile, counted empty, shows the card ``view`` (one the referee lost
+        track of, else one it had not counted)."""
         face = self.label(view)
         result = self._propose_seen(
             {"type": "refill", "player": seat, "face": face},

@@ -406,16 +406,22 @@ class Slaps:
         for loc, spot, crop in zip(locs, spots, crops, strict=True):
             # a pile the referee counts empty, under a hand on a card the camera saw there: the
             # card is back (a missed penalty); logged before the claim it is part of
-            # (or, with no card lost, a penalty gave back a bigger capture than the referee's)
+            # (or, with no card lost, a penalty gave back a bigger capture than the referee's;
+            # else, the card seen whole just before, one the referee never counted there)
             # ... and a pile top the referee waits for, seen whole just before the hands landed,
             # is read from that view (the claim would be refused on a face not known yet)
             if "pile" in loc and state["piles"][loc["pile"]][0] == 0:
-                if state.get("lost"):
+                if self._still_won(loc["pile"], crop):
+                    pass  # the card a claim won there, not carried off yet: no card back
+                elif state.get("lost"):
                     self._refill(loc["pile"], spot, crop)
-                else:
-                    self._regive(
+                elif (
+                    not self._regive(
                         loc["pile"], Spot(spot.center, spot.quad, crop, spot.track) if fresh else None
                     )
+                    and fresh
+                ):  # none lost nor given back: a card the referee never counted there, seen whole
+                    self._refill(loc["pile"], spot, crop)
                 state = self.live.snapshot_state()
             elif "pile" in loc and state["piles"][loc["pile"]][1] is None and fresh:
                 self._reveal_top(loc["pile"], Spot(spot.center, spot.quad, crop, spot.track))
@@ -481,10 +487,11 @@ class Slaps:
             if same != labels_same:
                 for fix in same_fix if same else diff_fix:
                     self.live.amend(fix["target"], fix["action"], "vision", quiet=True)
-            _seq, ruling = self.live.act(
+            seq, ruling = self.live.act(
                 action, "vision", {**evidence, "judged": "same" if same else "different"}
             )
-            self._after_claim(locs, players, ruling)
+            if ruling.applies:
+                self._after_claim(locs, seq, ruling.verdict.value == "valid")
         else:
             self.live.ask(
                 {
@@ -540,15 +547,24 @@ class Slaps:
             return action
         return None
 
-    def _after_claim(self, locs: list[dict[str, Any]], players: list[int], ruling: Any) -> None:
-        if not ruling.applies:
+    def _after_claim(self, locs: list[dict[str, Any]], seq: int, won: bool) -> None:
+        """The applied claim ``seq`` on these cards (``won``: a capture, not a penalty): a table
+        card the referee no longer has leaves the adapter's table (it may lie where it was a
+        while: no new play; a wrong claim's cards stay, and so do their places), a won pile top
+        leaves its pile (it may lie on the pile a while: not the pile's next card,
+        :meth:`Resync._still_won`)."""
+        if seq in self._claims_done:
             return
+        self._claims_done.add(seq)
+        state = self.live.snapshot_state()
+        on_table = {card for card, _face in state.get("table", [])}
         for loc in locs:
-            if "table" in loc:
+            if "table" in loc and loc["table"] not in on_table:
                 at = self.table_at.pop(loc["table"], None)
                 if at is not None:
                     self._leaving.append(at)
-        state = self.live.snapshot_state()
+            elif "pile" in loc and won:
+                self._won_top[int(loc["pile"])] = [self.view_at.get(("pile", int(loc["pile"]))), "slap"]
         for seat, held in enumerate(state.get("captures", [])):
             spots = self.captures_at.get(seat, [])
             keep = 2 * len(held) + sum(1 for _, n in held if n == 3)

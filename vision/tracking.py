@@ -6,8 +6,9 @@ that moved further than their own size allows an overlap) by their look (the las
 hand is where the hand took it), then by centre distance (not for a visible card still showing
 its look where it lay: it did not move); what is left
 becomes a new track (a *tentative* one, kept out of the observation until it is found again,
-when it lies on a card already tracked or is much smaller than the cards on the table: a
-finder's flicker is no new card). A track not seen in
+when it lies on a card already tracked, is much smaller than the cards on the table, or lies
+near a card out of sight: a finder's flicker is no new card, and a card sliding out of a stack
+shows its look once it is clear). A track not seen in
 an examined region is *covered* (under a hand, or another object) and keeps its last quad and
 clean view; after ``patience_s`` out of sight without a hand on it (at once when its place shows
 the bare table), it is *gone*, and after
@@ -87,6 +88,10 @@ class TrackerConfig:
     its overlaps where it was and where its pace takes it (see :meth:`Track.ahead`)."""
     pace_reach_s: float = 0.35
     """A card's pace is followed at most this long after it was last seen."""
+    hidden_near: float = 1.5
+    """A new detection (one no track took) within this many card diagonals of a card out of sight
+    whose look is known is tentative too: the next examined frame tells whether it is that card
+    (its look clear) or a new one."""
     pace_overlap: float = 0.5
     """A detection overlapping this much where a visible card's pace takes it (more than where
     the card was) is matched to it before any card lying there (the moving card lies on top)."""
@@ -491,7 +496,7 @@ class CardTracker:
                     hand_touch is not None
                     and hand_touch(det.quad)
                     and any(quad_iou(det.quad, q) >= cfg.tentative_overlap for q in origins.values())
-                )
+                ) or self._near_hidden(det.quad)
                 tr = Track(
                     self._next_id,
                     det.quad.astype(np.float32),
@@ -559,6 +564,20 @@ class CardTracker:
             and not (t.state is CardState.GONE and timestamp - t.last_seen > cfg.forget_s)
         ]
         return changed
+
+    def _near_hidden(self, quad: np.ndarray) -> bool:
+        """Whether a quad lies within ``hidden_near`` card diagonals of a card out of sight (covered
+        or gone) whose look is known: a card first found there may be that one, its look not clear
+        yet (blurred as it slides out of a stack, half under a hand)."""
+        reach = self.cfg.hidden_near * quad_diagonal(quad)
+        c = quad_centre(quad)
+        return any(
+            t.state is not CardState.VISIBLE
+            and not t.tentative
+            and t.signature is not None
+            and float(np.linalg.norm(quad_centre(t.quad) - c)) <= reach
+            for t in self.tracks
+        )
 
     def _set_pace(self, tr: Track, quad: np.ndarray, timestamp: float, was: CardState) -> None:
         """The pace of a card found at ``quad`` now, from where it was found last (none when that

@@ -3,6 +3,7 @@ its twin (a Twin It pair: the same face) lies on it, so each keeps its id."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tests.vision._frames import marked_card
@@ -85,3 +86,24 @@ def test_a_card_that_stopped_has_no_pace() -> None:
     tracker.update([CardDetection(quads[0], 1.0)], 0.2, frame)
     assert tracker.tracks[0].pace is None
     assert np.allclose(tracker.tracks[0].ahead(0.3, 0.35), 0.0)
+
+
+def test_a_blurred_card_first_found_near_a_hidden_card_waits_for_its_look() -> None:
+    """Card A is out of sight (covered: a stack's card). A card is found half a card from A's place,
+    its look smeared (it slides out of the stack): it may be A, so it is tentative, out of the
+    observation; in the next frame its look is clear, A's: A takes it, and no new card was ever
+    shown."""
+    tracker = CardTracker()
+    frame, quads = _scene({0: ("disc", 300)})
+    tracker.update([CardDetection(quads[0], 1.0)], 0.0, frame)
+    bare, _ = _scene({})
+    tracker.update([], 0.1, bare)
+    assert tracker.tracks[0].state is CardState.COVERED
+    frame, quads = _scene({0: ("disc", 360)})
+    frame[170:310, 300:500] = cv2.blur(frame[170:310, 300:500], (81, 3))  # smeared along its slide
+    tracker.update([CardDetection(quads[0], 1.0)], 0.2, frame)
+    assert [t.track_id for t in tracker.confirmed()] == [1]
+    assert tracker.confirmed()[0].state is CardState.COVERED
+    frame, quads = _scene({0: ("disc", 380)})
+    tracker.update([CardDetection(quads[0], 1.0)], 0.3, frame)
+    assert [(t.track_id, t.state) for t in tracker.tracks] == [(1, CardState.VISIBLE)]

@@ -196,6 +196,12 @@ class TablePipeline:
         self._deferred: np.ndarray | None = None
         """The gate's copy's pixels of a hand's shadow not searched yet: when each was first left
         (NaN: none; see :attr:`PipelineConfig.shadow_darker`)."""
+        self._sweep_later = False
+        """Whether a still frame's sweep tile waits for :meth:`idle` (see :meth:`background`)."""
+        self._sweep_due: tuple[np.ndarray, float] | None = None
+        """The still frame (and its time) whose sweep tile waits for :meth:`idle`."""
+        self._refresh = False
+        """Whether :meth:`idle` added tracks the last observation does not show yet."""
         self._forget = False
         self._still = 0
         self._sweep_tile = 0
@@ -228,6 +234,8 @@ class TablePipeline:
         self._sweep_tile = 0
         self._sweep_pass = 0
         self._deferred = None
+        self._sweep_due = None
+        self._refresh = False
 
     def _gate(self, frame: np.ndarray) -> tuple[bool, np.ndarray | None, np.ndarray]:
         """(changed?, changed-pixel mask of the gate copy, the gate copy)."""
@@ -322,9 +330,10 @@ class TablePipeline:
             swept = self._sweep(frame, timestamp)
             cards = (
                 self._last.cards
-                if not (expired or swept)
+                if not (expired or swept or self._refresh)
                 else tuple(t.snapshot() for t in self.tracker.confirmed())
             )
+            self._refresh = False
             obs = TableObservation(
                 frame_index=self._frame_index,
                 timestamp=timestamp,
@@ -344,6 +353,8 @@ class TablePipeline:
             self._last = obs
             return obs
 
+        self._sweep_due = None  # (a sweep is for a still table)
+        self._refresh = False
         on_table = {t.track_id: t.quad for t in self.tracker.on_table()}
         # (No card is held out of the hand mask: a hand landing on a card is what matters; a card
         # put down on its own is not joined to the image border, so it is no hand.)
@@ -744,6 +755,35 @@ class TablePipeline:
         self._still += 1
         if self._still % self.cfg.sweep_every:
             return 0
+        if self._sweep_later:
+            self._sweep_due = (frame, timestamp)
+            return 0
+        return self._search_tile(frame, timestamp)
+
+    def background(self) -> Callable[[], int]:
+        """Takes the background sweep out of :meth:`process` (a tile's search takes 10-200 ms:
+        the still frame it fell on, such as the one a slap is ruled on once hands lie still,
+        waited for it): from now on a still frame only notes that a tile is due, and the returned
+        :meth:`idle` searches it, to be called once the frame's observation has been used, when
+        no frame waits. The live session calls it; offline callers that never do keep the sweep
+        in :meth:`process`."""
+        self._sweep_later = True
+        return self.idle
+
+    def idle(self) -> int:
+        """The sweep tile a still frame left for later (see :meth:`background`), on that frame;
+        dropped when a frame that changed came since. The cards it adds are in the next
+        observation. Returns how many tracks it added."""
+        due, self._sweep_due = self._sweep_due, None
+        if due is None or self._forget or self._last is None:
+            return 0
+        added = self._search_tile(*due)
+        self._refresh = self._refresh or added > 0
+        return added
+
+    def _search_tile(self, frame: np.ndarray, timestamp: float) -> int:
+        """Searches the sweep's next tile; cards found there on no track, away from every hand,
+        become tracks. Returns how many."""
         box = self._sweep_box(self._sweep_pass, self._sweep_tile, frame.shape[:2])
         cols, rows = self._sweep_grid(self._sweep_pass)
         self._sweep_tile += 1

@@ -121,6 +121,11 @@ class _NewestSlot:
             self._frame = frame
             self._cond.notify_all()
 
+    def waiting(self) -> bool:
+        """Whether a frame waits to be taken."""
+        with self._cond:
+            return self._frame is not None
+
     def take(self, timeout: float) -> Frame | None:
         with self._cond:
             if self._frame is None:
@@ -187,6 +192,9 @@ class LiveSession:
         """Whether the adapter took the history (none of the others pays for the thumbnails)."""
         self.history_ms = 0.0
         """The capture thread's time spent on the last frame's thumbnail."""
+        self.idle_ms = 0.0
+        """The vision thread's time on the processor's deferred work after the last frame."""
+        self._idle = _idle_work(process)
         live.subscribe(self._on_game_change)
         self._lend_history(adapter)
 
@@ -300,6 +308,20 @@ class LiveSession:
             if frame is None:
                 continue
             self.handle_frame(frame)
+            if self._idle is not None and not self._vision_slot.waiting():
+                self.run_idle()
+
+    def run_idle(self) -> None:
+        """The processor's deferred work (the pipeline's background sweep), once the last frame's
+        observation went to the adapter; never raises."""
+        assert self._idle is not None
+        t0 = time.perf_counter()
+        try:
+            self._idle()
+        except Exception:
+            self.errors += 1
+            log.exception("vision's background work failed; going on")
+        self.idle_ms = (time.perf_counter() - t0) * 1000.0
 
     def handle_frame(self, frame: Frame) -> TableObservation | None:
         """Vision and the game adapter on one frame; never raises."""
@@ -425,6 +447,7 @@ class LiveSession:
             "errors": self.errors,
             "fps": round(self.fps(), 1),
             "vision_ms": round(self.vision_ms, 1),
+            "idle_ms": round(self.idle_ms, 1),
             "resolution": list(self.resolution) if self.resolution else None,
             "viewers": self.hub.viewers,
             "vision": self.process is not None,
@@ -441,6 +464,14 @@ class LiveSession:
             except Exception:
                 log.exception("adapter panel failed")
         return snap
+
+
+def _idle_work(process: Processor | None) -> Callable[[], object] | None:
+    """The work a processor defers until its frame's observation has been used: a bound method
+    of an object with ``background()`` (:meth:`vision.pipeline.TablePipeline.background`, which
+    returns it), else ``None``."""
+    hook = getattr(getattr(process, "__self__", None), "background", None)
+    return hook() if callable(hook) else None
 
 
 def _describe(image: object) -> str:

@@ -269,7 +269,7 @@ def enrolled_section(folder: Path) -> list[str]:
         "groups, leaves its crops a small margin and the pair judge answers). A deck with a card",
         "enrolled without a usable reference is not a closed set: there the pair judge answers alone.",
         "",
-        "Calibrated by `python -m vision.identity.enrolled_calibration` on rendered calibration decks only",
+        "Calibrated by `tableref train judge-enrolled` on rendered calibration decks only",
         f"({s['recipe']}): each margin lies 0.5 logit above the largest margin of a calibration pair it",
         "would have ruled wrongly (never below the floor in the recipe). Figures on the calibration",
         "pairs (with the pair judge alone beside them):",

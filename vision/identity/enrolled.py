@@ -133,7 +133,7 @@ def load_rule(judge: PatternJudge, folder: Path | None = None) -> ClosedSetRule 
     if fitted_for != judge_fingerprint(judge):
         log.warning(
             "%s was calibrated for another judge: the pair judge answers until"
-            " `python -m vision.identity.enrolled_calibration` calibrates it again",
+            " `tableref train judge-enrolled` calibrates it again",
             path,
         )
         return None

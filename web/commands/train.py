@@ -1,4 +1,4 @@
-"""``tableref train judge|judge-verify|reader|seg [--quick] [--tiny] [--out DIR] [--seed N]``: rebuild.
+"""``tableref train judge|judge-verify|judge-enrolled|reader|seg [--quick] [--tiny] [--out DIR]``: rebuild.
 
 Trains on rendered card faces (the renderer's decks plus procedural ones), seeded and
 deterministic, then writes the ONNX files, their settings JSON and the model card into ``models/``
@@ -25,6 +25,7 @@ PROCEDURAL_VAL_SEEDS = (500, 501)
 READER_VARIED_TRAIN = {"themind": (1, 2, 3), "trio": (1, 2), "lineit": (1, 2, 3)}
 READER_VARIED_VAL = {"themind": (900,), "trio": (900,), "lineit": (900,)}
 JUDGE_VERIFY = "judge-verify"
+JUDGE_ENROLLED = "judge-enrolled"
 HARDER_SMALL_SHARE = 0.3
 """``--harder-digits``: the share of the reader's training crops drawn small (``small_share``)."""
 HARDER_RECIPE = (
@@ -36,9 +37,10 @@ HARDER_RECIPE = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "model",
-        choices=[*sorted(MODELS), JUDGE_VERIFY],
+        choices=[*sorted(MODELS), JUDGE_VERIFY, JUDGE_ENROLLED],
         help=f"which model to rebuild ({JUDGE_VERIFY}: the judge's classical second opinion, calibrated"
-        " next to the judge files in --out; no PyTorch needed)",
+        f" next to the judge files in --out; {JUDGE_ENROLLED}: the judge's closed-set rule with an enrolled"
+        " Twin It deck, calibrated for the judge in models/; neither needs PyTorch)",
     )
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a short run (a few minutes), same recipe")
@@ -185,11 +187,35 @@ def judge_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def judge_enrolled(args: argparse.Namespace) -> int:
+    """Calibrate the enrolled judge's closed-set rule into ``args.out`` (no PyTorch): the judge's
+    calibration decks, each enrolled through the rendered enrolment; ``--quick`` uses one deck."""
+    for flag, given in (("--tiny", args.tiny), ("--seed", args.seed), ("--steps", args.steps is not None)):
+        if given:
+            raise CliError(
+                f"{flag}: does not apply to {JUDGE_ENROLLED} (its seeds are fixed; --quick: one deck)"
+            )
+    if args.card_only:
+        raise CliError(
+            f"--card-only: does not apply to {JUDGE_ENROLLED} (`tableref train judge --card-only`"
+            " writes the judge's card, with the rule's section)"
+        )
+    from vision.identity.enrolled_calibration import calibrate
+
+    settings = calibrate(args.out, args.quick)
+    summary = {"model": JUDGE_ENROLLED, "config": _config_name(args), "calibration": settings["calibration"]}
+    summary |= {"seconds": settings["seconds"], "out": str(args.out)}
+    sys.stdout.write(json.dumps(summary) + "\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.harder_digits and args.model != "reader":
         raise CliError(f"--harder-digits: applies to the reader only, not to {args.model!r}")
     if args.model == JUDGE_VERIFY:
         return judge_verify(args)
+    if args.model == JUDGE_ENROLLED:
+        return judge_enrolled(args)
     try:
         import torch  # noqa: F401
     except ImportError:

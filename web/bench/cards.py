@@ -214,13 +214,20 @@ class _ScenarioScore:
 
     def __init__(self) -> None:
         self.last_track: dict[int, int] = {}
+        self.track_card: dict[int, int] = {}
+        """Track id -> the true card it was last seen on."""
+        self.faces: dict[int, str] = {}
         self.switches = 0
+        self.twin_switches = 0
+        """Switches where the new track was last on another card of the same face (a twin swap: the
+        referee sees the same pattern either way)."""
         self.tp = self.fp = self.fn = 0
         self.fn_no_track = self.fn_not_covered = 0
         self.fp_card = self.fp_no_card = 0
 
     def add(self, obs: Any, truth: Any) -> None:
         visible = [c for c in obs.cards if c.state is CardState.VISIBLE]
+        self.faces.update((c.card_id, c.identity) for c in truth.cards)
         for card in truth.cards:
             if card.visible_fraction < 0.8:
                 continue
@@ -229,7 +236,11 @@ class _ScenarioScore:
                 continue
             if card.card_id in self.last_track and self.last_track[card.card_id] != best.track_id:
                 self.switches += 1
+                was = self.track_card.get(best.track_id)
+                if was is not None and was != card.card_id and self.faces.get(was) == card.identity:
+                    self.twin_switches += 1
             self.last_track[card.card_id] = best.track_id
+            self.track_card[best.track_id] = card.card_id
         # Covered cards: the pipeline's covered tracks matched one to one to the truly covered
         # cards by quad (a pile's cards share a quad: any of them will do).
         true_cov = [c.quad for c in truth.cards if c.covered_by_hands]
@@ -307,7 +318,9 @@ def bench_scenario(
             "truth_quads": {
                 "hand_cover_f1": rounded(truth_score.f1),
                 "id_switches_per_1000_frames": rounded(truth_score.switches * per_1000, 2),
+                "id_switches_between_twins_per_1000_frames": rounded(truth_score.twin_switches * per_1000, 2),
             },
+            "id_switches_between_twins_per_1000_frames": rounded(score.twin_switches * per_1000, 2),
             "hand_mask": {
                 "pixel_precision": rounded(mask_tp / max(1, mask_tp + mask_fp)),
                 "pixel_recall": rounded(mask_tp / max(1, mask_tp + mask_fn)),

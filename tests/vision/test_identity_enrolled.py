@@ -168,3 +168,32 @@ def test_the_deck_keeps_its_groups_until_a_card_changes(tmp_path: Path, monkeypa
     deck.put("c0", crops["c1"])
     deck.save()
     assert EnrolledDeck.load(tmp_path / "deck").groups is None
+
+
+def test_a_crop_of_the_same_pixels_is_matched_against_the_deck_once(tmp_path: Path) -> None:
+    """The live adapter cuts a new view of a still card every frame, often the very same pixels: the
+    deck pass is made once for them, and the answers are those of a fresh match."""
+    judge = PatternJudge()
+    faces = rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    rng = np.random.default_rng(6)
+    deck = EnrolledDeck.create(tmp_path / "deck", "twinit")
+    enroll(deck, {f"c{i}": _crop(faces, p, rng, CLEAN) for i, p in enumerate(faces.patterns[:4])})
+    helped = EnrolledJudge(judge, deck, rule=_rule())
+    scored: list[Any] = []
+    score = helped.score
+    helped.score = lambda sig: scored.append(sig) or score(sig)  # type: ignore[method-assign]
+    view = _crop(faces, faces.patterns[1], rng, ROUGH)
+    other = _crop(faces, faces.patterns[2], rng, ROUGH)
+    first = helped.p_same_many([tuple(helped.signatures([view, other]))])  # type: ignore[list-item]
+    assert len(scored) == 2
+    again = helped.p_same_many([tuple(helped.signatures([view.copy(), other.copy()]))])  # type: ignore[list-item]
+    assert len(scored) == 2 and np.array_equal(first, again)
+    # other pixels, or the same pixels signed at another source size, are matched anew
+    moved = view.copy()
+    moved[0, 0] = 255 - moved[0, 0]
+    a, b = helped.signatures([moved, other], source_px=[None, 80.0])
+    helped.p_same_many([(a, b)])
+    assert len(scored) == 4
+    fresh = EnrolledJudge(judge, deck, rule=_rule())
+    sigs = fresh.signatures([view, other])
+    assert [fresh.score(s) for s in sigs] == [helped.match(s) for s in helped.signatures([view, other])]

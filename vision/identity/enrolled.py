@@ -27,7 +27,11 @@ near-duplicate, measured), the pair judge answers alone.
 Twin It adapter takes one (``signatures``, ``signature``, ``judge_signatures``, ``p_same_many``,
 ``compare``, ``verdict``, ``same_at``, ``different_below``): its signatures are the judge's own, and
 each signature's match against the deck is made the first time a pair needs it and then kept (a
-crop compared with 40 others is matched once, not 40 times).
+crop compared with 40 others is matched once, not 40 times). A crop whose pixels (and source size)
+are those of a crop matched before gets that match again without the deck pass: the live adapter cuts a
+new view of a card that lies still every frame, and on a still table many are the same pixels (the
+live bench's seed 0 replay: 59 of 201 matches). Signature and match are functions of the crop and its
+source size alone, so the answers stay the same (that replay's rulings and labels are identical).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import logging
 import math
 import threading
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,6 +145,15 @@ def load_rule(judge: PatternJudge, folder: Path | None = None) -> ClosedSetRule 
     return rule
 
 
+def crop_key(crop: np.ndarray, source_px: float | None = None) -> bytes:
+    """A digest of a crop's pixels, shape and type, and the source size it was signed with."""
+    arr = np.ascontiguousarray(crop)
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(f"{arr.shape} {arr.dtype.str} {source_px!r}".encode())
+    digest.update(memoryview(arr).cast("B"))
+    return digest.digest()
+
+
 def _pooled_refs(refs: list[Signature]) -> np.ndarray | None:
     """(references, turns, features) pooled unit vectors of every reference at each of its turns; None
     when the references' maps differ in shape or turns (then every reference gets the one-view pass)."""
@@ -157,6 +171,8 @@ class EnrolledJudge:
     """References given the one-view pass of the head, the closest by the cosine of their pooled maps
     (:func:`calibration.enroll.candidate_pairs`' distance); a full deck's one-view pass took 70 ms
     a crop, this one matrix product well under 1 ms."""
+    KEPT_CROPS = 4096
+    """Matches kept by the crop's content (:meth:`match`), the oldest dropped first."""
 
     def __init__(
         self,
@@ -190,6 +206,9 @@ class EnrolledJudge:
         self.refs: list[Signature] = judge.signatures([deck.reference(cid) for cid in ids])
         self._pooled = _pooled_refs(self.refs)
         self._matches: weakref.WeakKeyDictionary[Signature, DeckMatch] = weakref.WeakKeyDictionary()
+        self._content: weakref.WeakKeyDictionary[Signature, bytes] = weakref.WeakKeyDictionary()
+        """Each signature made here: the digest of its crop (:func:`crop_key`)."""
+        self._by_content: OrderedDict[bytes, DeckMatch] = OrderedDict()
         self._lock = threading.Lock()
 
     def _groups(self) -> list[list[str]]:
@@ -227,8 +246,15 @@ class EnrolledJudge:
     def signatures(
         self, crops: list[np.ndarray], source_px: list[float | None] | None = None
     ) -> list[Signature]:
-        """The pair judge's signatures (their deck match is made when a pair first needs it)."""
-        return self.judge.signatures(crops, source_px=source_px)
+        """The pair judge's signatures (their deck match is made when a pair first needs it, or taken
+        from an earlier crop of the very same pixels)."""
+        sigs = self.judge.signatures(crops, source_px=source_px)
+        px = source_px if source_px is not None else [None] * len(crops)
+        keys = [crop_key(crop, p) for crop, p in zip(crops, px, strict=True)]
+        with self._lock:
+            for sig, key in zip(sigs, keys, strict=True):
+                self._content[sig] = key
+        return sigs
 
     def signature(self, crop: np.ndarray) -> Signature:
         return self.signatures([crop])[0]
@@ -254,12 +280,23 @@ class EnrolledJudge:
 
     def match(self, sig: Signature) -> DeckMatch:
         """The best match of ``sig`` in the deck, made once per signature and kept while the signature
-        lives."""
-        found = self._matches.get(sig)
+        lives; once per crop content for signatures made by :meth:`signatures` (:data:`KEPT_CROPS`)."""
+        with self._lock:
+            found = self._matches.get(sig)
+            key = self._content.get(sig)
+            if found is None and key is not None:
+                found = self._by_content.get(key)
+                if found is not None:
+                    self._by_content.move_to_end(key)
+                    self._matches[sig] = found
         if found is None:
             found = self.score(sig)
             with self._lock:
                 self._matches[sig] = found
+                if key is not None:
+                    self._by_content[key] = found
+                    while len(self._by_content) > self.KEPT_CROPS:
+                        self._by_content.popitem(last=False)
         return found
 
     def closed_set_verdict(self, a: DeckMatch, b: DeckMatch) -> str:

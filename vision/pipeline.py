@@ -522,9 +522,10 @@ class TablePipeline:
         self._add_verified(todo, zone, timestamp, small.shape[1] / width)
         return todo
 
-    def _fringe(self, todo: np.ndarray, zone: np.ndarray) -> np.ndarray | None:
-        """The changed pixels (bool, of the gate's copy) that are a hand's fringe: thin strips by
-        its margin (see :attr:`PipelineConfig.fringe_thickness`); None when there are none."""
+    def _by_hand(self, todo: np.ndarray, zone: np.ndarray) -> tuple[int, np.ndarray, np.ndarray] | None:
+        """The groups of changed pixels (``todo``, of the gate's copy) as ``(n, labels, touching)``:
+        8-connected components, and which of them reach within ``fringe_reach`` of a hand's margin
+        (``zone``); None when no changed pixel does."""
         if not todo.any():
             return None
         r = self.cfg.fringe_reach
@@ -533,8 +534,15 @@ class TablePipeline:
         touching = np.zeros(n, bool)
         touching[np.unique(labels[near & (todo > 0)])] = True
         touching[0] = False
-        if not touching.any():
+        return (n, labels, touching) if touching.any() else None
+
+    def _fringe(self, todo: np.ndarray, zone: np.ndarray) -> np.ndarray | None:
+        """The changed pixels (bool, of the gate's copy) that are a hand's fringe: thin strips by
+        its margin (see :attr:`PipelineConfig.fringe_thickness`); None when there are none."""
+        groups = self._by_hand(todo, zone)
+        if groups is None:
             return None
+        n, labels, touching = groups
         dist = cv2.distanceTransform(todo, cv2.DIST_L2, 3)
         thick = np.zeros(n, np.float32)
         np.maximum.at(thick, labels.ravel(), dist.ravel())
@@ -548,18 +556,11 @@ class TablePipeline:
         group of them that touches a hand's margin (within ``fringe_reach``) and is darker than
         what was accounted for nearly all over (``shadow_darker``), unless one of its pixels has
         waited ``hand_defer_s`` already. Notes when each pixel was first left."""
-        if self.cfg.hand_defer_s <= 0.0 or not todo.any():
+        groups = self._by_hand(todo, zone) if self.cfg.hand_defer_s > 0.0 else None
+        if groups is None:
             self._deferred = None
             return None
-        r = self.cfg.fringe_reach
-        near = cv2.dilate(zone, np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
-        n, labels = cv2.connectedComponents(todo, connectivity=8)
-        touching = np.zeros(n, bool)
-        touching[np.unique(labels[near & (todo > 0)])] = True
-        touching[0] = False
-        if not touching.any():
-            self._deferred = None
-            return None
+        n, labels, touching = groups
         area = np.bincount(labels.ravel(), minlength=n)
         darker = np.bincount(labels[small < acc], minlength=n)
         shadow = touching & (darker >= self.cfg.shadow_darker * np.maximum(area, 1))

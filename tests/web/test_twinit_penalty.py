@@ -178,6 +178,7 @@ def test_a_card_seen_at_one_moment_only_is_not_confirmed_by_the_record_made_then
         sure=0.9,
         different_below=0.1,
         _signature_of=lambda view: view,
+        top_view_of={},
     )
     spots = [_spot_at(at_pile, new_look, 3.4), _spot_at(at_twin, twin_look, 3.8)]
     locs = [{"pile": 0}, {"pile": 1}]
@@ -230,6 +231,7 @@ def test_a_capture_whose_won_cards_are_not_laid_yet_is_no_penalty() -> None:
         sure=0.9,
         different_below=0.1,
         _signature_of=lambda view: view,
+        top_view_of={},
     )
     spots = [_spot_at(at_capture, old_top, 1.7), _spot_at(at_pile, pile_top, 1.7)]
     locs = [{"capture": [1, 1]}, {"pile": 0}]
@@ -240,3 +242,48 @@ def test_a_capture_whose_won_cards_are_not_laid_yet_is_no_penalty() -> None:
     # a capture face with no look known: nothing tells which card should lie there
     judge.labels.pop("f2")
     assert not Slaps._sound_evidence(judge, spots, locs, landed=2.0)
+
+
+def test_a_card_played_from_a_known_pile_top_needs_its_view_to_match_that_top() -> None:
+    """Ben plays his pile's top (recorded from its view there) and the next card, its twin, shows on
+    his pile; Chloé claims the two. Each place's views agree with each other and with the record
+    made from them when the play was logged, but the judge finds the played card's view on the
+    table different from its own view as the pile's top: it cannot be trusted on this card, and
+    "different" would penalise a true pair (the live bench's seed 1 at 78.1 s: p(same) 0.05, the
+    play labelled another face than the pile's top). The table is asked; a played card whose view
+    matches its recorded top may rest a penalty."""
+    from types import SimpleNamespace
+
+    from web.adapters.twinit_slaps import Slaps
+
+    top_look, on_table, next_top = (np.full((80, 80, 3), v, np.uint8) for v in (10, 120, 200))
+    views = PlaceViews()
+    at_pile, at_table = (100.0, 100.0), (500.0, 300.0)
+    for k in range(5):  # the played card settled on the table, the next top on the pile
+        views.add(_spot_at(at_table, on_table, 3.0 + 0.2 * k), tol=10.0)
+        views.add(_spot_at(at_pile, next_top, 3.0 + 0.2 * k), tol=10.0)
+    same_pairs = {(id(a), id(a)) for a in (top_look, on_table, next_top)}
+
+    def p_same_many(pairs):
+        return [1.0 if (id(a), id(b)) in same_pairs else 0.0 for a, b in pairs]
+
+    judge = SimpleNamespace(
+        stable=SimpleNamespace(card_px=80.0),
+        place_views=views,
+        view_at={("pile", 1): next_top, ("table", 15): on_table},
+        top_view_of={15: top_look},
+        matcher=SimpleNamespace(p_same_many=p_same_many),
+        sure=0.9,
+        different_below=0.1,
+        _signature_of=lambda view: view,
+    )
+    spots = [_spot_at(at_pile, next_top, 3.8), _spot_at(at_table, on_table, 3.8)]
+    locs = [{"pile": 1}, {"table": 15}]
+    assert not Slaps._sound_evidence(judge, spots, locs, landed=4.1)
+    # the judge sees the played card as the top it was: the views may rest a penalty
+    same_pairs.add((id(on_table), id(top_look)))
+    assert Slaps._sound_evidence(judge, spots, locs, landed=4.1)
+    # a table card not played from a known pile top: as before
+    judge.top_view_of = {}
+    same_pairs.discard((id(on_table), id(top_look)))
+    assert Slaps._sound_evidence(judge, spots, locs, landed=4.1)

@@ -100,6 +100,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self.seq_of: dict[tuple[str, int], int] = {}
         """("table", id) | ("pile", seat) -> the applied action that gave its face."""
         self.view_at: dict[tuple[str, int], np.ndarray] = {}
+        self.top_view_of: dict[int, np.ndarray] = {}
+        """Table card id -> the view its face was recorded by while it was its pile's top (a played
+        card the referee knew before it moved): a penalty on it needs its view now to match."""
         self.face_shown: dict[int, str] = {}
         """Track -> face label, for the overlay and corrections."""
         self._pending: tuple[list[np.ndarray], float] | None = None
@@ -533,6 +536,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
                 self.face_shown[tops[i].track] = faces[i]
 
     def _play(self, spot: Spot, player: int) -> bool:
+        piles = self.live.snapshot_state().get("piles", [])
+        known_top = player < len(piles) and piles[player][0] > 0 and piles[player][1] is not None
+        top_view = self.view_at.get(("pile", player)) if known_top else None
         face = self.label(spot.view)
         result = self._propose_seen({"type": "play", "player": player, "face": face}, [("play", spot)])
         if result is None:
@@ -542,6 +548,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self.table_at[card] = spot.center
         self.seq_of[("table", card)] = seq
         self.view_at[("table", card)] = spot.view
+        if top_view is not None:
+            self.top_view_of[card] = top_view
         self.face_shown[spot.track] = face
         return True
 

@@ -15,9 +15,9 @@ The referee's record is checked against the camera's table (resync): a new card 
 from another pile than the turn player's logs the table's turn first (a missed capture's restart),
 and a card the referee turned over that stays unchanged is read again, so a drift heals instead of
 lasting the game; so does a pile the referee waits on that the table shows empty.
-Slaps and their evidence policy live in :mod:`web.adapters.twinit_slaps`, the cooperative minute
-in :mod:`web.adapters.twinit_minute`, the resync in :mod:`web.adapters.twinit_resync`, the pattern
-comparisons in :mod:`web.adapters.twinit_match`.
+Slaps are watched in :mod:`web.adapters.twinit_slaps` and judged in
+:mod:`web.adapters.twinit_claims`, the cooperative minute in :mod:`web.adapters.twinit_minute`, the
+resync in :mod:`web.adapters.twinit_resync`, the pattern comparisons in :mod:`web.adapters.twinit_match`.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import numpy as np
 
 from vision.observation import TableObservation
 from web.adapters.base import GameAdapter, photo_finish, row
+from web.adapters.twinit_claims import RECENT_VIEWS
 from web.adapters.twinit_match import Compare, Matcher, judge_compare
 from web.adapters.twinit_minute import (
     COOP_MODES,
@@ -43,7 +44,7 @@ from web.adapters.twinit_minute import (
     SpreadView,
 )
 from web.adapters.twinit_resync import Resync
-from web.adapters.twinit_slaps import RECENT_VIEWS, Slaps
+from web.adapters.twinit_slaps import Slaps
 from web.adapters.twinit_table import (
     Spot,
     Stabiliser,

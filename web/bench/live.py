@@ -19,7 +19,8 @@ from outside it (a separate server process, WebSocket and MJPEG clients).
 - stream: MJPEG frames per second received at 1280x720 by one viewer, the server's CPU cores
   meanwhile, then the same with 20 viewers;
 - memory: the server's resident size; growth compares the last minute with the second minute
-  (the full run lasts at least 10 minutes; ``--quick`` compares shorter windows and says so).
+  (the full run lasts at least 10 minutes; ``--quick`` compares shorter windows and says so);
+  ``rss_mb_by_window``: the mean of each whole window (minute) of the run, in order.
 
 Both processes read the same CLOCK_MONOTONIC (Linux), so times compare across them.
 """
@@ -567,11 +568,15 @@ def _memory(watch: ProcWatch, quick: bool) -> dict[str, Any]:
     second = mean_rss(window, 2 * window)
     last = mean_rss(t_end - t0 - window, t_end - t0 + 1)
     growth = (last - second) / second * 100.0 if second == second and last == last else math.nan
+    # where the growth happened: a step early on (memory the server keeps once it has needed it)
+    # reads differently from a steady rise (something that keeps growing)
+    by_window = [mean_rss(a * window, (a + 1) * window) for a in range(int((t_end - t0) // window))]
     return {
         "rss_mb_peak": rounded(max(s[1] for s in samples), 1),
         "rss_growth_pct": rounded(growth, 2) if growth == growth else None,
         "window_s": rounded(window, 1),
         "run_s": rounded(t_end - t0, 1),
+        "rss_mb_by_window": [rounded(v, 1) if v == v else None for v in by_window],
     }
 
 

@@ -8,6 +8,8 @@ landed and on which cards; :class:`web.adapters.twinit_claims.Claims` judges and
 
 from __future__ import annotations
 
+import numpy as np
+
 from vision.observation import TableObservation
 from web.adapters.twinit_claims import Claims
 from web.adapters.twinit_table import (
@@ -41,30 +43,69 @@ together have been over the table for a while). So too one arm: it hides the car
 most this long after it came onto the table (an arm playing a card or carrying won ones has been
 over the table a while when it passes over two cards; the live bench's seed 3 asked the table
 five times so)."""
-REST_TIPS = 0.3
-"""Two arm tips on the claimed cards have landed once each lies within this fraction of a card of
-where a tip lay the frame before: hands still coming down over the cards move 0.8 to 1 card
-between two frames at 10 fps, the last few centimetres down a tenth to a fifth (the rendered
-slaps of the live bench's games); ruling before they stop ruled a slap that had not landed."""
+REST_SPEED = 3.0
+"""Two arm tips on the claimed cards have landed once each lies within this many cards a second
+(times the time since the frame before, :data:`FRAME_S` at most) of where a tip lay the frame
+before: hands still coming down over the cards move 8 to 10 cards a second, the last few
+centimetres down 1 to 2 (the rendered slaps of the live bench's games, at 10 fps: 0.8 to 1 card,
+then a tenth to a fifth, between two frames); ruling before they stop ruled a slap that had not
+landed."""
 STILL_S = 0.2
-"""One arm whose tips have lain still (:data:`STILL_TIPS`) this long, over :data:`STILL_FRAMES`
+"""One arm whose tips have lain still (:data:`STILL_SPEED`) this long, over :data:`STILL_FRAMES`
 frames, on the same hidden cards needs not wait :data:`HOLD_S`: an arm playing or carrying a card lands on it
 and moves off with it within a frame or two (the live bench's one-arm slaps waited 0.3 to 0.4 s
 after their hands were down, the slowest rulings of the bench)."""
 STILL_FRAMES = 2
 """... and over this many frames after the first (at 5 fps vision, one still pair of frames 0.2 s
 apart could be a carry's first slow step)."""
-STILL_TIPS = 0.08
-"""Tips lie still when each lies within this fraction of a card of a tip of the frame before (and
-each tip of the frame before of one now): a slap's hands, once down, move not a pixel between
-two frames; a carried card's hand moves a tenth of a card or more in the first 0.1 s of its carry."""
+STILL_SPEED = 0.8
+"""Tips lie still when each lies within this many cards a second (times the time since the frame
+before, :data:`FRAME_S` at most; :data:`TIP_STEP_PX` at least) of a tip of the frame before (and
+each tip of the frame before of one now): a slap's hands, once down, move not a pixel between two
+frames; a carried card's hand moves a tenth of a card or more in the first 0.1 s of its carry."""
+FRAME_S = 0.1
+"""The frame interval the speeds above were measured at (10 fps): a longer gap between two frames
+(slow vision) counts as this long, so a slow frame rate never loosens them; a shorter one (a
+camera at 30 fps) tightens them in proportion."""
+TIP_STEP_PX = 4.0
+"""Arm tips are found on the hand mask every this many pixels (:func:`arm_tips`): a tolerance
+never goes below it."""
 EDGE_PX = 8
 """A tip this close to the image's edge is cut off there (an arm reaching across the table: seed 1
 of the live bench, 42.3 s, carrying won cards from the far pile, its tip at the edge for 0.3 s)."""
+MASK_STILL = 0.02
+"""An arm cut off by the image's edge lies still when its tips do and at most this fraction of the
+hands' mask (every :data:`TIP_STEP_PX`-th pixel) changed since the frame before: its hand is
+out of sight, but a hand that moves moves its arm (a tenth of a card sideways changes a tenth of a
+card on each side of an arm one to two cards wide: 10 to 20 % of its mask); a still arm changes
+only along its outline (the rendered slaps of the live bench: 0 pixels). An arm reaching across
+the whole image shows nothing of a move along itself, but such a hand that moves to take cards
+back towards its player leaves the far edge, and its tip is then seen whole again (the live
+bench's slaps by a player on a far pile or capture, seeds 1, 4 and 5, waited :data:`HOLD_S`
+with their tips at the far edge)."""
+
+
+def tolerance(speed: float, gap: float, card_px: float) -> float:
+    """How far (pixels) a tip may move between two frames ``gap`` seconds apart at ``speed`` cards
+    a second: the gap counts :data:`FRAME_S` at most, and the tolerance is :data:`TIP_STEP_PX` at
+    least."""
+    return max(TIP_STEP_PX, speed * min(max(gap, 0.0), FRAME_S) * card_px)
+
+
+def mask_still(now: np.ndarray | None, before: np.ndarray | None) -> bool:
+    """Whether two frames' subsampled hand masks are the same but for :data:`MASK_STILL` of the
+    mask's pixels."""
+    if now is None or before is None or now.shape != before.shape:
+        return False
+    area = int(np.count_nonzero(now))
+    return area > 0 and int(np.count_nonzero(now != before)) <= MASK_STILL * area
 
 
 class Slaps(Claims):
     """Claims read from hands on cards, judged and ruled (or put to the table)."""
+
+    _mask_before: np.ndarray | None = None
+    """The hands' mask of the frame vision saw before this one, every :data:`TIP_STEP_PX`-th pixel."""
 
     def _watch_slap(self, obs: TableObservation, mono: float) -> None:
         """Cards hidden under hands together, and staying so, are a claim: at once (a few frames)
@@ -84,12 +125,23 @@ class Slaps(Claims):
         tips = self._tips(obs, mono)  # every frame with hands: an arm's edge is the one it came in from
         before, self._tips_before = self._tips_before, [t[0] for t in tips]
         before_mono, self._tips_mono = self._tips_mono, mono
-        # (a tip cut off by the image's edge shows nothing of the hand's moves)
+        gap = mono - before_mono
+        mask = obs.hand_mask
+        small = (
+            np.ascontiguousarray(mask[:: int(TIP_STEP_PX), :: int(TIP_STEP_PX)])
+            if isinstance(mask, np.ndarray) and mask.ndim == 2 and tips
+            else None
+        )
+        mask_before, self._mask_before = self._mask_before, small
+        # (a tip cut off by the image's edge shows nothing of the hand's moves: its arm must lie
+        # still too)
         inside = all(
             EDGE_PX <= t[0][0] <= obs.width - 1 - EDGE_PX and EDGE_PX <= t[0][1] <= obs.height - 1 - EDGE_PX
             for t in tips
         )
-        if not inside or not tips_still(self._tips_before, before, STILL_TIPS * self.stable.card_px):
+        if not (inside or mask_still(small, mask_before)) or not tips_still(
+            self._tips_before, before, tolerance(STILL_SPEED, gap, self.stable.card_px)
+        ):
             self._still_from, self._still_frames = None, 0
         else:
             self._still_frames += 1
@@ -152,7 +204,7 @@ class Slaps(Claims):
             return  # one arm over the table a while before it hid these cards: a play or a carry
         on_cards = tips_on(landed, tipped, hidden, snapshot, self.stable.card_px, size) if tipped else {}
         if tipped is not None and not tips_at_rest(
-            list(on_cards.values()), before, REST_TIPS * self.stable.card_px
+            list(on_cards.values()), before, tolerance(REST_SPEED, gap, self.stable.card_px)
         ):
             return  # two hands over the cards still coming down: a slap lands when they stop
         self._claimed = places

@@ -197,6 +197,10 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         """Entries of the log :meth:`Resync._follow_record` has looked at."""
         self._claims_done: set[int] = set()
         """Applied claims whose cards the adapter has taken off its own table."""
+        self.won_views: dict[str, list[np.ndarray]] = {}
+        """Captured face -> the views its cards were recorded by when won, newest first: a steal is
+        judged against them when the capture's view under the hand is a poor one
+        (:meth:`Claims._capture_as_won`)."""
 
     # -- faces ---------------------------------------------------------------------------------
     def _fresh(self) -> str:

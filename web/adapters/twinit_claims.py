@@ -32,6 +32,10 @@ FRESH_S = 1.0
 hands landed on them (an older view may show a card since covered, moved or turned)."""
 
 
+WON_VIEWS = 4
+"""Views kept of each captured face (its cards' views when the capture was won)."""
+
+
 def place_key(loc: dict[str, Any]) -> tuple[str, int] | None:
     """A claimed card's place as the adapter keys its records: ``("table", i)`` or ``("pile", i)``
     (``None`` for a won card's place)."""
@@ -155,6 +159,52 @@ class Claims:
     def _surely_same(self, spots: list[Spot], landed: float) -> bool:
         crops, _ = self._evidence(spots, landed)
         return self._p_same_views(crops[0], crops[1]) >= self.sure
+
+    def _capture_as_won(
+        self, locs: list[dict[str, Any]], crops: list[np.ndarray], p_same: float, state: Mapping[str, Any]
+    ) -> tuple[int, np.ndarray, float] | None:
+        """A steal judged against the stolen capture as it was won: (the capture card's index in
+        the pair, the view of the capture judged, p(same)) when the other card's view surely shows
+        the face of the capture its hand lies on, else ``None``.
+
+        The view of a capture card under a hand is often a poor one (a card of the capture laid
+        over the other, cut by the image's edge, half under the claimer's arm: the live bench's
+        seed 1 at 9.6 s, p(same) 0.83 on a true steal); the views of its cards when the capture was
+        won (:attr:`won_views`) are whole ones. They stand in for it only when the poor view is
+        still that capture's: the two views now are not surely different, the capture's view is
+        not surely another pattern than its cards as won, and every other capture of that seat
+        surely is another pattern than it (a hand on another capture than the one whose face
+        matches is a wrong claim, and it is not judged so). Only "same" is ruled so, never a
+        penalty."""
+        if p_same < self.different_below:
+            return None  # the views now say two patterns: the hand may lie on another card
+        caps = [k for k, loc in enumerate(locs) if "capture" in loc]
+        if len(caps) != 1:
+            return None
+        k = caps[0]
+        seat, index = locs[k]["capture"]
+        held = state.get("captures", [])[seat]
+        won = [self.won_views.get(face, []) for face, _n in held]
+        if not won[index] or not all(won[j] for j in range(len(held)) if j != index):
+            return None  # a capture whose cards the adapter did not see won (a restart, a resync)
+        own = self._signature_of(crops[k])
+        other = self._signature_of(crops[1 - k])
+        pairs = [(other, self._signature_of(v)) for v in won[index]]
+        pairs += [(own, self._signature_of(v)) for j in range(len(held)) for v in won[j]]
+        scores = self.matcher.p_same_many(pairs)
+        to_other, rest = scores[: len(won[index])], scores[len(won[index]) :]
+        own_p: list[list[float]] = []
+        for views in won:
+            own_p.append(rest[: len(views)])
+            rest = rest[len(views) :]
+        if max(own_p[index]) < self.different_below:
+            return None  # the capture's view shows another pattern than its cards as won
+        if any(max(own_p[j]) >= self.different_below for j in range(len(held)) if j != index):
+            return None  # it may be another capture of the seat's
+        best = int(np.argmax(to_other))
+        if to_other[best] < self.sure:
+            return None
+        return k, won[index][best], float(to_other[best])
 
     def _pick_pair(
         self, hidden: list[int], snapshot: list[Spot], tips: list[Tip], size: tuple[int, int] | None = None
@@ -320,6 +370,17 @@ class Claims:
         diff_fix = self._amendments(locs, faces, same=False)
         self.latencies.append({"landed_mono": landed_mono})
         same = p_same >= self.sure
+        as_won = self._capture_as_won(locs, crops, p_same, state) if not same else None
+        if as_won is not None:  # a steal judged against the capture as it was won
+            k, view, p_won = as_won
+            shown = list(crops)
+            shown[k] = view
+            blob = self.live.store.put_blob(
+                self.live.game_id, photo_finish(shown, f"{name}: p(same) {p_won:.2f} (capture as won)")
+            )
+            evidence = {**evidence, "image": f"/api/evidence/{blob}.jpg", "p_same_as_won": round(p_won, 4)}
+            evidence["checks"] = {**evidence["checks"], "capture_as_won": True}
+            same = True
         # the referee rules on face labels: when vision's call needs them rewritten and neither
         # card's can be, the referee would rule the other way; the table decides instead
         relabel = same != labels_same and not (same_fix if same else diff_fix)
@@ -387,6 +448,23 @@ class Claims:
             return action
         return None
 
+    def _keep_won_views(self, locs: list[dict[str, Any]], seq: int) -> None:
+        """The views of the cards the applied claim ``seq`` won, kept under the capture's face
+        (:attr:`won_views`): the views the referee recorded them by (a stolen capture's, those kept
+        when it was won)."""
+        entry = next((e for e in reversed(self.live.entries) if e.get("seq") == seq), None)
+        motif = ((entry or {}).get("ruling") or {}).get("details", {}).get("motif") if entry else None
+        if not isinstance(motif, str):
+            return
+        views: list[np.ndarray] = []
+        for loc in locs:
+            key = place_key(loc)
+            view = self.view_at.get(key) if key is not None else None
+            if view is not None:
+                views.append(view)
+        if views:  # (a triple steal: the stolen capture's views, kept under the same face, stay)
+            self.won_views[motif] = [*views, *self.won_views.get(motif, [])][:WON_VIEWS]
+
     def _after_claim(self, locs: list[dict[str, Any]], seq: int, won: bool) -> None:
         """The applied claim ``seq`` on these cards (``won``: a capture, not a penalty): a table
         card the referee no longer has leaves the adapter's table (it may lie where it was a
@@ -396,6 +474,8 @@ class Claims:
         if seq in self._claims_done:
             return
         self._claims_done.add(seq)
+        if won:
+            self._keep_won_views(locs, seq)
         state = self.live.snapshot_state()
         on_table = {card for card, _face in state.get("table", [])}
         for loc in locs:

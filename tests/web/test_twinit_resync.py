@@ -130,3 +130,24 @@ def test_a_slap_on_a_pile_counted_empty_after_a_penalty_gives_back_the_bigger_ca
     last = actions[-1]
     assert last["ruling"]["verdict"] == "valid" and last["ruling"]["applies"]
     assert sorted(map(str, last["action"]["cards"])) == sorted(map(str, [{"pile": 0}, {"pile": 1}]))
+
+
+def test_a_pile_whose_top_is_known_that_the_table_shows_empty_is_logged_empty(tmp_path: Path) -> None:
+    """Ben's pile top is known (dealt), then his pile's place shows no card (its last card went
+    unseen): after :data:`RESYNC_S` with no hand over the table, where the frame cut at its place
+    surely shows another pattern than that top, the pile is logged empty. A finder that misses
+    the card while the frame still shows it there empties nothing."""
+    from tests.web.tableobs import table_image
+    from tests.web.test_twinit_adapter import MIDDLE, P, pile_game
+
+    live, _ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    assert live.snapshot_state()["piles"][1][1] is not None
+    missed = cards[::2]  # the finder misses Ben's card: the camera's frame still shows it
+    for _ in range(50):
+        table.show(missed, image=table_image(cards))
+    assert live.snapshot_state()["piles"][1][0] > 0 and live.entries[-1]["action"]["type"] != "empty"
+    for _ in range(35):
+        table.show(missed)  # now no card there at all (a look every RESYNC_S)
+    assert live.entries[-1]["action"] == {"type": "empty", "player": 1}
+    assert live.snapshot_state()["piles"][1] == [0, None]

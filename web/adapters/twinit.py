@@ -154,6 +154,9 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         """When nearly every card was last seen spread apart (see ``Minute._whole_spread``)."""
         self._regiven: set[int] = set()
         """Penalised claims whose forfeit :meth:`_regive` has looked at."""
+        self._gone_since: dict[int, float] = {}
+        """Seat whose pile's top the referee knows -> since when no card lies there (or when its
+        place was last looked at, :meth:`Resync._resync_gone`)."""
         self._stack_from: float | None = None
         self._stack_shown = False
         """Whether the run of stack-like views has shown a card in the middle yet."""
@@ -366,6 +369,11 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             self._refill_since = {
                 s: t
                 for s, t in self._refill_since.items()
+                if s in self.pile_at and under_a_hand(obs, self.pile_at[s]) is None
+            }
+            self._gone_since = {
+                s: t
+                for s, t in self._gone_since.items()
                 if s in self.pile_at and under_a_hand(obs, self.pile_at[s]) is None
             }
 

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.observation import TableObservation
-from web.adapters.twinit_table import Spot, nearest, under_a_hand, visible_spots
+from web.adapters.twinit_table import Spot, nearest, rectify, under_a_hand, visible_spots
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +122,7 @@ class Resync:
         self._empty_since = {s: t for s, t in self._empty_since.items() if s in waiting}
         seen = visible_spots(obs)
         self._resync_refills(state, seen, mono)
+        self._resync_gone(state, seen, mono)
         for seat in sorted(waiting):
             if nearest(seen, self.pile_at[seat], self.stable.card_px) is not None:
                 self._empty_since.pop(seat, None)  # a card lies there: it will be read
@@ -132,6 +133,46 @@ class Resync:
             self._empty_since.pop(seat, None)
             if self.propose({"type": "empty", "player": seat}, {"resync": "no card at the pile's place"}):
                 log.info("resync: %s's pile is empty on the table", self.live.game.players[seat])
+
+    def _resync_gone(self, state: Mapping[str, Any], seen: list[Spot], mono: float) -> None:
+        """A pile whose top the referee knows, whose place has shown no card, with no hand over the
+        table, for :data:`RESYNC_S`, and where this frame, cut where its top lay, surely shows
+        another pattern than that top: the pile is empty on the table (its last card went
+        unseen), and so logged. A finder that misses a pile's card for a while never empties it:
+        the frame still shows the card where it lay. Looked at once every :data:`RESYNC_S`."""
+        known = {
+            seat
+            for seat, (size, top) in enumerate(state.get("piles", []))
+            if size > 0 and top is not None and seat in self.pile_at
+        }
+        self._gone_since = {s: t for s, t in self._gone_since.items() if s in known}
+        for seat in sorted(known):
+            if nearest(seen, self.pile_at[seat], self.stable.card_px) is not None:
+                self._gone_since.pop(seat, None)
+                continue
+            since = self._gone_since.setdefault(seat, mono)
+            if mono - since < RESYNC_S - 1e-6:
+                continue
+            self._gone_since[seat] = mono  # looked at: the next look RESYNC_S later
+            if not self._top_gone(seat):
+                continue
+            self._gone_since.pop(seat, None)
+            if self.propose({"type": "empty", "player": seat}, {"resync": "no card at the pile's place"}):
+                log.info("resync: %s's pile is empty on the table", self.live.game.players[seat])
+
+    def _top_gone(self, seat: int) -> bool:
+        """Whether this frame, cut where ``seat``'s pile top was last seen whole, surely shows
+        another pattern than the view the referee recorded that top by, and than the last views
+        of that place (the card lying there, should the record have drifted from it)."""
+        view = self.view_at.get(("pile", seat))
+        image = getattr(self._frame, "image", None)
+        place = self.place_views.near(self.pile_at[seat], 0.5 * self.stable.card_px)
+        if view is None or place is None or not isinstance(image, np.ndarray) or image.ndim != 3:
+            return False
+        sig = self.matcher.signature(rectify(image, place.views[-1].quad))
+        refs = [view, *(v.view for v in place.views[-2:])]
+        scores = self.matcher.p_same_many([(sig, self._signature_of(ref)) for ref in refs])
+        return all(p < self.different_below for p in scores)
 
     def _resync_refills(self, state: Mapping[str, Any], seen: list[Spot], mono: float) -> None:
         """A pile the referee counts empty whose place has shown a card, with no hand over the

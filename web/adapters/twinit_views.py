@@ -83,6 +83,11 @@ class PlaceViews:
         i = int(np.argmin(d))
         return i if d[i] <= within else None
 
+    def near(self, point: np.ndarray, within: float) -> Place | None:
+        """The place nearest ``point`` if closer than ``within``, else ``None``."""
+        i = self._nearest(point, within)
+        return self.places[i] if i is not None else None
+
     def evidence(self, center: np.ndarray, tol: float, since: float) -> Evidence | None:
         """The newest sound view of the place taken at ``since`` or later, with the older clean
         views that may confirm it; ``None`` when there is none."""

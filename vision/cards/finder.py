@@ -26,7 +26,9 @@ The steps, all numpy / OpenCV:
    cards merged) dropped, a quad of no card's shape around one of the deck's shape (a card with
    half its neighbour or with the card beneath it) dropped for the card inside, a quad not of the
    deck's shape over two learned card centres dropped for the one card-shaped quad inside it
-   (``one_of_group``), and a plain patch (no print inside: a cloth's check under glare) dropped.
+   (``one_of_group``), and a plain patch (no print inside: a cloth's check under glare) dropped;
+   where the learned segmenter is sure of two or more of the frame's candidates, one it is sure is
+   table (a cloth's check, a prop) is dropped (``seg_table``).
    With the learned segmenter (:mod:`vision.segmenter`, ``FinderConfig.segmenter``), its card
    instances are a fourth source (:mod:`vision.cards.seg_candidates`; each quad first fitted to
    the working image's edges) where the classical sources found nothing; optionally
@@ -251,6 +253,17 @@ class FinderConfig:
     """At least this fraction of a card's inner three quarters lies on an edge (its print): on
     rendered frames a card's fraction is >= 0.07, a cloth's check under glare mostly below 0.01;
     on the real SET photos >= 0.015 (at full resolution); 0: not checked."""
+    seg_table: float = 0.1
+    """A candidate over which the learned segmenter's mean card probability is below this (it is
+    nine tenths sure the place is no card: a cloth's check, a prop, a glare patch) is dropped where
+    the segmenter shows it sees this frame's cards: at least :attr:`seg_table_support` of the
+    reconciled candidates at :attr:`seg_card_sure` or more. Its "no card" alone is not trusted: on
+    the real SET photos, unlike anything it was trained on, it sees the white cards as table (their
+    mean card probability mostly 0.05-0.4, at most one card a photo at 0.7 or more); 0: not."""
+    seg_table_support: int = 2
+    """... at least this many candidates ..."""
+    seg_card_sure: float = 0.7
+    """... whose mean card probability is at least this."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -850,6 +863,13 @@ def _dedupe(
     return [(q, s) for q, s, _ in kept]
 
 
+def _seg_sure_cards(probs: list[float], cfg: FinderConfig) -> bool:
+    """Whether the segmenter shows it sees this frame's cards: at least
+    :attr:`FinderConfig.seg_table_support` of the reconciled candidates (``probs``: the mean card
+    probability over each) at :attr:`FinderConfig.seg_card_sure` or more."""
+    return sum(p >= cfg.seg_card_sure for p in probs) >= cfg.seg_table_support
+
+
 def _iou_fast(a: np.ndarray, area_a: float, b: np.ndarray, area_b: float) -> float:
     if (a.max(axis=0) < b.min(axis=0)).any() or (b.max(axis=0) < a.min(axis=0)).any():
         return 0.0
@@ -1007,6 +1027,7 @@ def find_cards(
             merged.append(n_centres >= 2)
             if not learned:
                 n_supported = len(supported)
+
     cands = _dedupe(
         supported,
         merged if cfg.centre_groups else None,
@@ -1019,6 +1040,12 @@ def find_cards(
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not
         cands = [(q, s) for q, s in cands if _fraction_inside(mag, q, 0.75, support_level) >= cfg.min_texture]
+    if seg is not None and cfg.seg_table > 0 and len(cands) > cfg.seg_table_support:
+        # where the segmenter shows it sees the frame's cards, what it is sure is table goes
+        shift, f = np.float32([ox, oy]), np.float32(scale)
+        probs = [seg.fraction(seg.card, q / f + shift) for q, _ in cands]
+        if _seg_sure_cards(probs, cfg):
+            cands = [c for c, p in zip(cands, probs, strict=True) if p >= cfg.seg_table]
 
     full_grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if cfg.refine else None
     # the segmenter's own quads (each centre's regressed corners), in the searched image's pixels

@@ -13,7 +13,9 @@
   tracking and hands lose by themselves); the hand mask's pixel precision and recall against the
   true mask; the real pipeline's cover misses split into truly covered cards with no track on
   them (the finder never found them, or they were lost) and cards tracked but not counted as
-  covered; its false "covered" split into real cards not covered and places with no card.
+  covered; its false "covered" split into real cards not covered and places with no card; and
+  what the render set's false positives lie on (:mod:`web.bench.cards_false`: a card's quad fitted
+  off, a print inside a card, merged cards, the table, a hand, ...).
 - real: every photo of ``shared/realdata/set-boards`` (IoU >= 0.85 against ``labels.json``; a
   photo's cards labelled without a quad excuse as many unmatched found quads).
 - baseline: the plain contour pipeline (:mod:`vision.cards.baseline`) on the same images.
@@ -29,6 +31,7 @@ import json
 import logging
 import math
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,7 @@ from vision.cards.geometry import corner_error, quad_iou
 from vision.cards.scoring import ZERO, MatchCounts, match_quads
 from vision.observation import CardState
 from vision.pipeline import TablePipeline
+from web.bench.cards_false import CLASSES, false_positive_classes
 from web.bench.stats import median, percentile, rounded
 
 log = logging.getLogger(__name__)
@@ -86,6 +90,7 @@ def _render_chunk(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
     specs = list(_scenes(n, seed))
     found, base = ZERO, ZERO
     by_layout: dict[str, MatchCounts] = {}
+    false: Counter[str] = Counter()
     corner_errors: list[float] = []
     base_ms: list[float] = []
     finder_ms: list[float] = []
@@ -97,6 +102,8 @@ def _render_chunk(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
         finder_ms.append((time.thread_time() - t0) * 1000.0)
         counts = _render_counts(image, truth, [d.quad for d in dets])
         found = found + counts
+        if counts.false_positives:
+            false += false_positive_classes([d.quad for d in dets], truth)
         layout = LAYOUTS[i % len(LAYOUTS)]  # as _scenes cycles them
         by_layout[layout] = by_layout.get(layout, ZERO) + counts
         t0 = time.thread_time()
@@ -119,6 +126,7 @@ def _render_chunk(args: tuple[int, int, int, int, int]) -> dict[str, Any]:
         "base_ms": base_ms,
         "finder_ms": finder_ms,
         "by_layout": by_layout,
+        "false": false,
     }
 
 
@@ -138,8 +146,10 @@ def bench_render_frames(n: int, seed: int, n_1080: int, workers: int = 2) -> dic
     base_ms: list[float] = []
     finder_ms: list[float] = []
     by_layout: dict[str, MatchCounts] = {}
+    false: Counter[str] = Counter()
     for part in parts:
         found, base = found + part["found"], base + part["base"]
+        false += part["false"]
         corner_errors += part["corner_errors"]
         base_ms += part["base_ms"]
         finder_ms += part["finder_ms"]
@@ -155,6 +165,7 @@ def bench_render_frames(n: int, seed: int, n_1080: int, workers: int = 2) -> dic
             layout: {"cards": c.counted_truth, "precision": rounded(c.precision), "recall": rounded(c.recall)}
             for layout, c in by_layout.items()
         },
+        "false_positives": {k: false[k] for k in CLASSES},
     }
 
 
@@ -391,6 +402,8 @@ def run(quick: bool, seed: int) -> dict[str, Any]:
             **scen["diagnosis"],
             # the card finder by the render set's layouts, and its own time per 720p frame
             "render_by_layout": r["by_layout"],
+            # what the render set's false positives lie on (web.bench.cards_false)
+            "render_false_positives": r["false_positives"],
             "finder_ms_720p_median": rounded(median(r["finder_ms"]), 2),
             "finder_ms_720p_p95": rounded(percentile(r["finder_ms"], 95), 2),
         },

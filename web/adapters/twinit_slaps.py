@@ -43,13 +43,17 @@ together have been over the table for a while). So too one arm: it hides the car
 most this long after it came onto the table (an arm playing a card or carrying won ones has been
 over the table a while when it passes over two cards; the live bench's seed 3 asked the table
 five times so)."""
-REST_SPEED = 3.0
-"""Two arm tips on the claimed cards have landed once each lies within this many cards a second
-(times the time since the frame before, :data:`FRAME_S` at most) of where a tip lay the frame
-before: hands still coming down over the cards move 8 to 10 cards a second, the last few
-centimetres down 1 to 2 (the rendered slaps of the live bench's games, at 10 fps: 0.8 to 1 card,
-then a tenth to a fifth, between two frames); ruling before they stop ruled a slap that had not
-landed."""
+REST_TIPS = 0.3
+"""Two arm tips on the claimed cards have landed once each lies within this fraction of a card of
+where a tip lay the frame before: hands still coming down over the cards move 0.8 to 1 card
+between two frames at 10 fps, the last few centimetres down a tenth to a fifth (the rendered
+slaps of the live bench's games); ruling before they stop ruled a slap that had not landed.
+A distance between two frames, not a speed: a landing hand slows down, so with frames less than
+0.1 s apart (a 10 fps camera's jitter) a speed times the gap is too tight (offline replay of the
+six games with capture times jittered by up to 30 ms: two slaps ruled a frame later, 20 -> 130
+ms). At 30 fps it is too loose for the rendered slaps, whose hands pause in the air over the
+cards before coming down (the replay of seed 2's first 60 s at 30 fps: 4 of 5 slaps ruled 0.1 to
+0.2 s before their hands were down, 2 of 5 with a speed of 3 cards a second)."""
 STILL_S = 0.2
 """One arm whose tips have lain still (:data:`STILL_SPEED`) this long, over :data:`STILL_FRAMES`
 frames, on the same hidden cards needs not wait :data:`HOLD_S`: an arm playing or carrying a card lands on it
@@ -204,7 +208,7 @@ class Slaps(Claims):
             return  # one arm over the table a while before it hid these cards: a play or a carry
         on_cards = tips_on(landed, tipped, hidden, snapshot, self.stable.card_px, size) if tipped else {}
         if tipped is not None and not tips_at_rest(
-            list(on_cards.values()), before, tolerance(REST_SPEED, gap, self.stable.card_px)
+            list(on_cards.values()), before, REST_TIPS * self.stable.card_px
         ):
             return  # two hands over the cards still coming down: a slap lands when they stop
         self._claimed = places

@@ -167,6 +167,8 @@ class Segmenter:
     def __init__(self, folder: Path | None = None) -> None:
         import onnxruntime as ort
 
+        from vision.onnx_arena import ArenaReleasing
+
         folder = MODEL_DIR if folder is None else Path(folder)
         self.meta: dict[str, Any] = load_meta(SEG, folder)
         path = folder / SEG.onnx[0]
@@ -174,9 +176,10 @@ class Segmenter:
         opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
         try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types
             raise model_error(path, SEG, f"unreadable ({exc.__class__.__name__})") from exc
+        self.session = ArenaReleasing(session)  # its arena gives unused memory back now and then
         try:
             self.long_side = int(self.meta["input"]["long_side"])
             self.stride = int(self.meta["output_stride"])

@@ -53,3 +53,13 @@ def test_a_real_session_gives_the_same_values_on_a_shrinking_run() -> None:
     assert session.releases == 1
     np.testing.assert_array_equal(got, want)
     assert [i.name for i in session.get_inputs()] == [i.name for i in plain.get_inputs()]
+
+
+def test_the_identity_models_and_the_segmenter_give_their_arenas_back() -> None:
+    from models.files import JUDGE
+    from vision.identity.sessions import open_model
+    from vision.segmenter import Segmenter
+
+    _, sessions = open_model(JUDGE)
+    assert sessions and all(isinstance(s, ArenaReleasing) for s in sessions)
+    assert isinstance(Segmenter().session, ArenaReleasing)

@@ -93,15 +93,12 @@ def bounded_judge() -> Any:
     return BoundedJudge()
 
 
-def enrolled_judge(folder: Path | str, game: str = "twinit", ahead: bool = False) -> tuple[Any, DeckInfo]:
+def enrolled_judge(folder: Path | str, game: str = "twinit", ahead: bool = True) -> tuple[Any, DeckInfo]:
     """``EnrolledJudge(PatternJudge(), EnrolledDeck.load(folder))`` (checked by :func:`check_deck`,
     the pair judge's batches bounded: :func:`bounded_judge`) and what the page says of its deck.
-    ``ahead``: each view's deck match is made on a worker as soon as the view is signed, not on the
-    vision thread when a pair first needs it. Off: the adapter signs every card under the hands as
-    they land and compares about one in four, and the worker's other matches compete with the vision
-    thread; on the quick live bench (4 alternated pairs, 2 cores at load 8-12) the adapter's time on
-    the deciding frame fell (max 496-996 -> 180-299 ms) but that frame came later (hands down to its
-    capture, p50 182-230 -> 257-434 ms) and every run's latency p50 rose (250-600 -> 451-626 ms)."""
+    ``ahead``: each view's deck match is made on a worker as soon as the view is signed (the live
+    adapter signs the views under the hands as they land), not on the vision thread when a pair
+    first needs it."""
     from vision.identity.enrolled import EnrolledJudge
 
     deck = check_deck(folder, game)

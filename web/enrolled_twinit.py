@@ -93,16 +93,13 @@ def bounded_judge() -> Any:
     return BoundedJudge()
 
 
-def enrolled_judge(folder: Path | str, game: str = "twinit", ahead: bool = True) -> tuple[Any, DeckInfo]:
+def enrolled_judge(folder: Path | str, game: str = "twinit") -> tuple[Any, DeckInfo]:
     """``EnrolledJudge(PatternJudge(), EnrolledDeck.load(folder))`` (checked by :func:`check_deck`,
-    the pair judge's batches bounded: :func:`bounded_judge`) and what the page says of its deck.
-    ``ahead``: each view's deck match is made on a worker as soon as the view is signed (the live
-    adapter signs the views under the hands as they land), not on the vision thread when a pair
-    first needs it."""
+    the pair judge's batches bounded: :func:`bounded_judge`) and what the page says of its deck."""
     from vision.identity.enrolled import EnrolledJudge
 
     deck = check_deck(folder, game)
-    judge = EnrolledJudge(bounded_judge(), deck, ahead=ahead)
+    judge = EnrolledJudge(bounded_judge(), deck)
     info = DeckInfo(Path(folder), len(deck.readable_ids()), len(deck.cards), judge.rule is not None)
     log.info(
         "Twin It judged with the enrolled deck %s (%d of %d cards)%s",

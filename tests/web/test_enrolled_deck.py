@@ -78,7 +78,6 @@ def test_serve_with_a_deck_judges_slaps_against_it(
     adapter = with_deck.session.adapter
     assert isinstance(adapter.matcher.judge, EnrolledJudge)
     assert adapter.matcher.judge.deck.folder == tiny_deck
-    assert adapter.matcher.judge.ahead  # live, each view's deck match is made on a worker as it is signed
     sa, sb = adapter.matcher.signatures([a, b])
     expected = EnrolledJudge(PatternJudge(), EnrolledDeck.load(tiny_deck)).compare(a, b).p_same
     assert adapter.matcher.p_same_many([(sa, sb)]) == [pytest.approx(expected, abs=1e-6)]

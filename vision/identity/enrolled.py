@@ -32,13 +32,6 @@ are those of a crop matched before gets that match again without the deck pass: 
 new view of a card that lies still every frame, and on a still table many are the same pixels (the
 live bench's seed 0 replay: 59 of 201 matches). Signature and match are functions of the crop and its
 source size alone, so the answers stay the same (that replay's rulings and labels are identical).
-
-Live (``ahead``), each crop signed has its deck match made at once on a worker thread (:data:`AHEAD`)
-rather than on the thread that asks for a pair: the adapter signs the views under the hands as they
-land and rules a few frames later, and a batch of pairs (the minute's labelling) has its direct pass
-made while the worker matches its crops. A match being made is waited for, never made twice (by
-crop content); one still queued is made by the thread that needs it. The same calls make the same
-match whichever thread makes it.
 """
 
 from __future__ import annotations
@@ -50,7 +43,6 @@ import math
 import threading
 import weakref
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,11 +56,6 @@ from vision.identity.judge import Judgement, PatternJudge, Signature
 log = logging.getLogger(__name__)
 
 RULE_FILE = "judge_enrolled.json"
-
-AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tableref-deck")
-"""Makes the deck matches of signatures just made, ahead of the pairs that will need them
-(:meth:`EnrolledJudge.signatures` with ``ahead``): one worker, so that with the thread that asks it
-keeps two cores busy at most."""
 
 
 @dataclass(frozen=True)
@@ -193,12 +180,9 @@ class EnrolledJudge:
         deck: EnrolledDeck,
         rule: ClosedSetRule | None = None,
         rule_folder: Path | None = None,
-        ahead: bool = False,
     ) -> None:
         """``rule``: the closed-set rule (default: the calibrated one beside the models, or in
-        ``rule_folder``). ``ahead``: each signature made by :meth:`signatures` has its deck match made
-        at once on a worker thread (:data:`AHEAD`), so that the pairs asked later find it made (the
-        live adapter signs the views under the hands as they land, and rules a few frames later)."""
+        ``rule_folder``)."""
         if deck.deck != "twinit":
             raise ValueError(f"enrolled deck {deck.folder} is {deck.deck!r}, the judge needs a Twin It deck")
         self.judge = judge
@@ -225,12 +209,6 @@ class EnrolledJudge:
         self._content: weakref.WeakKeyDictionary[Signature, bytes] = weakref.WeakKeyDictionary()
         """Each signature made here: the digest of its crop (:func:`crop_key`)."""
         self._by_content: OrderedDict[bytes, DeckMatch] = OrderedDict()
-        self._making: dict[object, threading.Event] = {}
-        """The crop digests (or signatures, made elsewhere) whose match a thread is making now: another
-        thread that needs it waits for it."""
-        self._queued: set[bytes] = set()
-        """The crop digests whose match waits for the worker (:meth:`signatures` with ``ahead``)."""
-        self.ahead = ahead
         self._lock = threading.Lock()
 
     def _groups(self) -> list[list[str]]:
@@ -273,29 +251,10 @@ class EnrolledJudge:
         sigs = self.judge.signatures(crops, source_px=source_px)
         px = source_px if source_px is not None else [None] * len(crops)
         keys = [crop_key(crop, p) for crop, p in zip(crops, px, strict=True)]
-        ahead = self.ahead and self.rule is not None and bool(self.refs)
-        todo: list[Signature] = []
         with self._lock:
             for sig, key in zip(sigs, keys, strict=True):
                 self._content[sig] = key
-                if ahead and not (key in self._by_content or key in self._making or key in self._queued):
-                    self._queued.add(key)
-                    todo.append(sig)
-        for sig in todo:
-            AHEAD.submit(self._match_ahead, weakref.ref(sig), self._content[sig])
         return sigs
-
-    def _match_ahead(self, ref: weakref.ref[Signature], key: bytes) -> None:
-        """:meth:`match` of a signature still held by its caller, unless it is made or being made."""
-        with self._lock:
-            self._queued.discard(key)
-        sig = ref()
-        if sig is None:
-            return
-        try:
-            self._match(sig, wait=False)
-        except Exception:  # the thread that needs the match makes it again, and sees the error
-            log.exception("enrolled deck: a match made ahead failed")
 
     def signature(self, crop: np.ndarray) -> Signature:
         return self.signatures([crop])[0]
@@ -321,52 +280,23 @@ class EnrolledJudge:
 
     def match(self, sig: Signature) -> DeckMatch:
         """The best match of ``sig`` in the deck, made once per signature and kept while the signature
-        lives; once per crop content for signatures made by :meth:`signatures` (:data:`KEPT_CROPS`).
-        A match another thread is making (made ahead) is waited for, not made twice."""
-        found = self._match(sig, wait=True)
-        assert found is not None
-        return found
-
-    def _known(self, sig: Signature) -> DeckMatch | None:
-        """The match kept for ``sig`` or for a crop of the same content (under the lock)."""
-        found = self._matches.get(sig)
-        if found is None:
+        lives; once per crop content for signatures made by :meth:`signatures` (:data:`KEPT_CROPS`)."""
+        with self._lock:
+            found = self._matches.get(sig)
             key = self._content.get(sig)
-            if key is not None:
+            if found is None and key is not None:
                 found = self._by_content.get(key)
                 if found is not None:
                     self._by_content.move_to_end(key)
                     self._matches[sig] = found
-        return found
-
-    def _match(self, sig: Signature, wait: bool) -> DeckMatch | None:
-        """:meth:`match`; without ``wait``, None at once when another thread is making it."""
-        while True:
-            with self._lock:
-                found = self._known(sig)
-                if found is not None:
-                    return found
-                what = self._content.get(sig, sig)
-                making = self._making.get(what)
-                if making is None:
-                    making = self._making[what] = threading.Event()
-                    break
-            if not wait:
-                return None
-            making.wait()  # made by the other thread (or failed there: then made here)
-        try:
+        if found is None:
             found = self.score(sig)
             with self._lock:
                 self._matches[sig] = found
-                key = self._content.get(sig)
                 if key is not None:
                     self._by_content[key] = found
                     while len(self._by_content) > self.KEPT_CROPS:
                         self._by_content.popitem(last=False)
-        finally:
-            with self._lock:
-                del self._making[what]
-            making.set()
         return found
 
     def closed_set_verdict(self, a: DeckMatch, b: DeckMatch) -> str:

@@ -104,7 +104,11 @@ class _Table:
     def slap(
         self, t: float, p: int, a: tuple[float, float], b: tuple[float, float], hold: float = 1.2
     ) -> float:
-        """Both hands of player ``p`` land at once on a and b; returns when they have gone."""
+        """Both hands of player ``p`` land at once on a and b; returns when they have gone.
+
+        A slap is one sweep: each hand comes in from the player's edge, dropping as it goes, and
+        lands on its card 0.5 s later without stopping on the way (hands that paused in the air
+        over the cards looked, from above, like hands already down)."""
         side = math.radians({"bottom": 0.0, "top": 180.0, "left": 270.0, "right": 90.0}[self.seats[p]])
         # the right hand takes the target more to the player's right
         ra = a[0] * math.cos(side) + a[1] * math.sin(side)
@@ -116,7 +120,6 @@ class _Table:
                 right,
                 [
                     (t, None),
-                    (t + 0.35, self.pose(p, right, target[0], target[1], 70.0, 0.0)),
                     (t + 0.5, self.pose(p, right, target[0], target[1], 0.0, 0.0)),
                     (t + 0.5 + hold, self.pose(p, right, target[0], target[1], 0.0, 0.0)),
                     (t + 0.8 + hold, self.pose(p, right, target[0], target[1], 60.0, 0.2)),

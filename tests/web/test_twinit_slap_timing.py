@@ -79,3 +79,74 @@ def test_mask_still_allows_only_a_sliver_of_change() -> None:
     assert not mask_still(_arm(80)[::4, ::4], _arm(70)[::4, ::4])
     assert not mask_still(np.zeros((180, 320), bool), np.zeros((180, 320), bool))  # no arm
     assert not mask_still(_arm(70)[::4, ::4], None)
+
+
+def _two_arms(root_b: bool = True, b_at: int = 600, reach: bool = True) -> np.ndarray:
+    """Both of Ana's arms from the bottom edge, vision's mask one blob: the left reaching Ben's
+    pile at the top (round end at y 20), the right hand lying on Ana's pile (the bottom edge);
+    they touch above the edge. ``root_b``: the right arm crosses the edge (else its hand alone
+    shows); ``b_at``: its left side; ``reach``: the left arm is all in (else still coming)."""
+    mask = np.zeros((720, 1280), np.uint8)
+    end = (640, 70) if reach else (560, 250)
+    cv2.polylines(mask, [np.array([(500, 719), (500, 330), end], np.int32)], False, 1, 100)
+    cv2.circle(mask, end, 50, 1, -1)
+    cv2.rectangle(mask, (b_at, 600), (b_at + 120, 719 if root_b else 690), 1, -1)
+    cv2.rectangle(mask, (540, 600), (b_at + 10, 650), 1, -1)  # where they touch
+    return mask
+
+
+def _two_arm_slap(tmp_path: Path, root_b: bool = True, rest_s: float = 0.0) -> list[int]:
+    """Ana's two arms land on the pair (her pile and Ben's) as one blob whose tips show only the
+    left hand's: the claims counted after each frame from the one they land on. ``rest_s``: her
+    right hand lay at her edge, beside her pile, this long before."""
+    live, _ad, table = pile_game(tmp_path)
+    middle = card(1, P[0], *MIDDLE)
+    top, bottom = card(2, P[1], *TOP), card(3, P[1], *BOTTOM)
+    hidden = [card(2, P[1], *TOP, state=CardState.COVERED), card(3, P[1], *BOTTOM, state=CardState.COVERED)]
+    arms = HandObservation(7, Seat("bottom"), (2, 3), (450, 20, 280, 700))
+    for _ in range(round(rest_s / 0.1)):  # her right hand at her edge, right of where it will lie
+        resting = np.zeros((720, 1280), np.uint8)
+        cv2.rectangle(resting, (680, 600), (800, 719), 1, -1)
+        hand = HandObservation(8, Seat("bottom"), (), (680, 600, 120, 120))
+        table.show([middle, top, bottom], [hand], mask=resting)
+    coming = HandObservation(7, Seat("bottom"), (3,), (450, 200, 280, 520))
+    table.show([middle, top, hidden[1]], [coming], mask=_two_arms(root_b, reach=False))
+    counts = []
+    for _ in range(4):
+        table.show([middle, *hidden], [arms], mask=_two_arms(root_b))
+        counts.append(claims(live))
+    return counts
+
+
+def test_two_arms_vision_sees_as_one_blob_are_ruled_the_frame_after_they_land(tmp_path: Path) -> None:
+    """One blob with two arms crossing its edge (two runs along it) is both hands of a player: once
+    still for a frame on the cards it hid, it is ruled, as two hands are, not after STILL_S (the
+    live bench's slaps on cards side by side or one hand over the other waited 0.2 s so: 220 ms
+    against 120 for the others)."""
+    assert _two_arm_slap(tmp_path) == [0, 1, 1, 1]
+
+
+def test_one_arm_blob_with_one_run_at_its_edge_still_waits_still_s(tmp_path: Path) -> None:
+    """The same blob but for the right arm's crossing of the edge: one arm, which may be carrying
+    a card, waits STILL_S."""
+    assert _two_arm_slap(tmp_path, root_b=False) == [0, 0, 1, 1]
+
+
+def test_two_arms_one_of_which_lay_at_the_edge_before_are_no_slap_sign(tmp_path: Path) -> None:
+    """An arm that lay at the player's edge a second before the other came over the cards did not
+    come with it: the two arms are no sign of a slap, no claim on the frame after."""
+    counts = _two_arm_slap(tmp_path, rest_s=1.0)
+    assert counts[1] == 0
+
+
+def test_arm_roots_are_runs_an_arm_wide_along_the_blobs_own_edge() -> None:
+    from web.adapters.twinit_table import arm_roots, arm_tips
+
+    memory: list = []
+    arm_tips(_two_arms(), 80.0, memory=memory, now=1.0)
+    roots = arm_roots(memory, 80.0, now=1.0)
+    assert [(r[0], r[1], r[2]) for r, _ in roots] == [("bottom", 452, 551), ("bottom", 600, 723)]
+    assert {i for _, i in roots} == {0}  # one blob
+    assert len(arm_roots(memory, 80.0 * 1.3, now=1.0)) == 1  # the left arm is under 1.3 cards wide
+    later = arm_roots(memory, 80.0, before=roots, now=2.0)
+    assert [r[3] for r, _ in later] == [1.0, 1.0]  # the same arms: they came at 1.0

@@ -13,12 +13,16 @@ import numpy as np
 from vision.observation import TableObservation
 from web.adapters.twinit_claims import Claims
 from web.adapters.twinit_table import (
+    Root,
+    Spot,
     Tip,
     alone_in_reach,
+    arm_roots,
     arm_tips,
     fingertip,
     hidden_under_hands,
     nearest,
+    on_blob,
     same_layout,
     same_places,
     tip_pair,
@@ -110,6 +114,8 @@ class Slaps(Claims):
 
     _mask_before: np.ndarray | None = None
     """The hands' mask of the frame vision saw before this one, every :data:`TIP_STEP_PX`-th pixel."""
+    _roots: tuple[tuple[Root, int], ...] = ()
+    """Where the arms of the frame before crossed their edges (:func:`arm_roots`)."""
 
     def _watch_slap(self, obs: TableObservation, mono: float) -> None:
         """Cards hidden under hands together, and staying so, are a claim: at once (a few frames)
@@ -127,6 +133,11 @@ class Slaps(Claims):
             self._strays.append(mono)  # a card in sight where the table memory has none
             del self._strays[: max(0, len(self._strays) - 64)]
         tips = self._tips(obs, mono)  # every frame with hands: an arm's edge is the one it came in from
+        self._roots = (
+            tuple(arm_roots(self._arms, self.stable.card_px, self._roots, mono))
+            if tips and isinstance(obs.hand_mask, np.ndarray)
+            else ()
+        )
         before, self._tips_before = self._tips_before, [t[0] for t in tips]
         before_mono, self._tips_mono = self._tips_mono, mono
         gap = mono - before_mono
@@ -163,6 +174,7 @@ class Slaps(Claims):
         landed = [t for t in tips if min(hid, mono) - t[2] <= ARRIVAL_S]
         size = (obs.width, obs.height)
         tipped = tip_pair(landed, hidden, snapshot, self.stable.card_px, size)
+        two_arms = tipped is None and self._two_arms(hidden, snapshot, min(hid, mono))
         places = [snapshot[i].center for i in (tipped or sorted(hidden))]
         seen = visible_spots(obs)
         if tipped is not None:  # two hands: no card moved (one the finder misses for a frame is no move)
@@ -194,6 +206,10 @@ class Slaps(Claims):
             # or this one when their views surely show one pattern (only a penalty waits)
             if self._pending_frames == 0 and self._surely_same([snapshot[i] for i in tipped], mono):
                 confirm = 0
+        if (  # two arms vision sees as one, still since the frame before, which hid the same cards
+            two_arms and self._still_from is not None and self._still_from >= self._pending[1] - 1e-6
+        ):
+            hold = 0.0
         # one arm lying still on the same cards since (the later of) it stopped and they were hidden
         if (
             tipped is None
@@ -233,6 +249,22 @@ class Slaps(Claims):
         one = edges.pop() if len(edges) == 1 else None  # every tip from one edge: that player's
         seats = [on_cards[i][1] if i in on_cards else one or hidden[i][1] for i in pair]
         self._claim(spots, seats, self._pending[1], sure_cards=sure_cards)
+
+    def _two_arms(self, hidden: dict[int, tuple[int, str]], snapshot: list[Spot], hid: float) -> bool:
+        """Whether every hidden card lies under one blob of the hands' mask that is two arms from
+        one edge (:func:`arm_roots`: two runs along it), both come onto the table at most
+        :data:`ARRIVAL_S` before the cards were hidden: both hands of a player, side by side or one
+        over the other, whose tips vision cannot tell apart (one hand's fingers are the blob's
+        only tips, or the other's are cut off by the image's edge)."""
+        arms: dict[int, int] = {}
+        for root, index in self._roots:
+            if hid - root[3] <= ARRIVAL_S + 1e-6:
+                arms[index] = arms.get(index, 0) + 1
+        for index, count in arms.items():
+            blob = self._arms[index][0]
+            if count >= 2 and all(on_blob(blob, snapshot[i].center, int(TIP_STEP_PX)) for i in hidden):
+                return True
+        return False
 
     def _tips(self, obs: TableObservation, mono: float) -> list[Tip]:
         """Arm tips from the hands' mask; without one, each hand box's far end."""

@@ -10,7 +10,7 @@ which snapshot cards the hands cover.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -416,6 +416,55 @@ def arm_tips(
     if memory is not None:
         memory[:] = seen
     return tips
+
+
+ARM_ROOT = 1.0
+"""An arm crosses the image's edge at least this many cards wide (a forearm is 6 cm wide or more,
+a Twin It card 5 cm): narrower runs of the hands' mask along an edge are fingers or a hand's
+side reaching it."""
+
+Root = tuple[str, int, int, float]
+"""Where an arm crosses the edge it came in from: the seat, the run along that edge (first and
+last pixel, image pixels), when it came onto the table."""
+
+
+def edge_runs(line: np.ndarray, min_len: float) -> list[tuple[int, int]]:
+    """The runs of ``line`` (a row of a mask) at least ``min_len`` long: (first, past the last)."""
+    padded = np.concatenate(([False], np.asarray(line, dtype=bool), [False]))
+    change = np.flatnonzero(padded[1:] != padded[:-1])
+    return [(int(a), int(b)) for a, b in zip(change[::2], change[1::2], strict=True) if b - a >= min_len]
+
+
+def arm_roots(
+    memory: list[tuple[np.ndarray, str, float]],
+    card_px: float,
+    before: Sequence[tuple[Root, int]] = (),
+    now: float = 0.0,
+    step: int = 4,
+) -> list[tuple[Root, int]]:
+    """Where each arm of :func:`arm_tips`' blobs (its ``memory``) crosses the edge it came in
+    from, with the index of its blob: a run of the blob along that edge at least :data:`ARM_ROOT`
+    wide. Two such runs in one blob are two arms that vision sees as one (both hands of a player
+    who slaps cards side by side). A run overlapping a run of the frame ``before`` on the same edge
+    keeps the time it came."""
+    out: list[tuple[Root, int]] = []
+    for index, (blob, seat, _since) in enumerate(memory):
+        edge = _oriented(blob, seat)[0]
+        for a, b in edge_runs(edge, ARM_ROOT * card_px / step):
+            first, last = a * step, b * step - 1
+            came = [r[3] for r, _ in before if r[0] == seat and r[1] <= last and first <= r[2]]
+            out.append(((seat, first, last, min(came, default=now)), index))
+    return out
+
+
+def on_blob(blob: np.ndarray, point: np.ndarray, step: int, radius: int = 1) -> bool:
+    """Whether a blob of a mask subsampled every ``step`` pixels lies on ``point`` (image pixels),
+    within ``radius`` of its pixels."""
+    h, w = blob.shape
+    x, y = round(float(point[0]) / step), round(float(point[1]) / step)
+    if not (0 <= x < w and 0 <= y < h):
+        return False
+    return bool(blob[max(0, y - radius) : y + radius + 1, max(0, x - radius) : x + radius + 1].any())
 
 
 def tip_pair(

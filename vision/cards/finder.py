@@ -86,6 +86,7 @@ from vision.cards.geometry import aspect_ratio, corner_angles, order_quad, quad_
 from vision.cards.grid import GridConfig, apply_grid, grid_cells
 from vision.cards.own_edges import OwnEdgesConfig, own_sides
 from vision.cards.refine import margin_widths, move_sides, refine_quad
+from vision.cards.regular import RegularConfig, regular_mask
 from vision.cards.seg_candidates import seg_instances
 from vision.cards.segment import (
     colour_gradient,
@@ -264,6 +265,11 @@ class FinderConfig:
     """... at least this many candidates ..."""
     seg_card_sure: float = 0.7
     """... whose mean card probability is at least this."""
+    regular_first: RegularConfig | None = field(default_factory=RegularConfig)
+    """Of overlapping candidates, one of a card's regular shape (opposite sides near parallel and
+    of near one length: :mod:`vision.cards.regular`) goes before one that is not, whatever their
+    scores (a quad with a side along a shadow, across a print or over the card beneath fits the
+    edges as well as the card's own); ``None``: scores first."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -767,6 +773,7 @@ def _dedupe(
     inner_cards: bool = True,
     one_of_group: bool = True,
     clear_inner: bool = True,
+    regular: RegularConfig | None = None,
 ) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
     a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical.
@@ -778,7 +785,9 @@ def _dedupe(
     (:data:`INNER_CARD_SIZE`, :data:`INNER_CARD_MARGIN`); ``one_of_group``: a quad holding two or
     more card centres and one card-shaped candidate of at most :data:`GROUP_SHARE` of its area is
     dropped for it; ``clear_inner``: a candidate of the deck's shape inside another is kept as a card
-    where it scores :data:`INNER_CARD_CLEAR` higher, whatever the other's shape."""
+    where it scores :data:`INNER_CARD_CLEAR` higher, whatever the other's shape; ``regular``: of
+    overlapping candidates, one of a card's regular shape (:func:`vision.cards.regular.is_regular`)
+    goes first."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -852,7 +861,11 @@ def _dedupe(
     # strip of the card beneath it), then the larger (a card's printed outline belongs to the card).
     if not shaped_ties:
         shaped = np.zeros(n, bool)
-    for i in sorted(keep, key=lambda i: (-round(cands[i][1], 1), not shaped[i], -areas[i])):
+    # A candidate of a card's regular shape (near a parallelogram) before one that is not.
+    irregular = np.zeros(n, bool)
+    if regular is not None and keep:
+        irregular[keep] = ~regular_mask(np.stack([cands[i][0] for i in keep]), regular)
+    for i in sorted(keep, key=lambda i: (irregular[i], -round(cands[i][1], 1), not shaped[i], -areas[i])):
         q = cands[i][0]
         if all(_iou_fast(q, areas[i], k, ka) < 0.5 for k, _, ka in kept):
             kept.append((q, cands[i][1], areas[i]))
@@ -1036,6 +1049,7 @@ def find_cards(
         cfg.inner_cards,
         cfg.one_of_group,
         cfg.clear_inner,
+        cfg.regular_first,
     )
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not

@@ -43,7 +43,7 @@ from web.adapters.twinit_minute import (
     SpreadMark,
     SpreadView,
 )
-from web.adapters.twinit_resync import Resync
+from web.adapters.twinit_resync import Resync, WonTop
 from web.adapters.twinit_slaps import Slaps
 from web.adapters.twinit_table import (
     Spot,
@@ -193,9 +193,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         """Centres of new table cards not played yet, oldest first."""
         self._leaving: list[np.ndarray] = []
         """Where won table cards lay, until a stable view shows them gone."""
-        self._won_top: dict[int, list[Any]] = {}
-        """Seat -> [the view of its pile's top card a claim won, how far that card is from gone:
-        ``"slap"``, ``"lying"``, ``"carried"``] (:meth:`Resync._watch_won_tops`)."""
+        self._won_top: dict[int, WonTop] = {}
+        """Seat -> its pile's top card a claim won, until it has gone (:meth:`Resync._watch_won_tops`)."""
         self._followed = len(live.entries)
         """Entries of the log :meth:`Resync._follow_record` has looked at."""
         self._claims_done: set[int] = set()
@@ -475,7 +474,7 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
                 self.unplayed.append(spot.center)
         for center in list(self.unplayed):
             i = nearest(fresh, center, tol)
-            if i is not None and not self._really_there(fresh[i]):
+            if i is not None and not self._really_there(fresh[i], snapshot):
                 self.unplayed.remove(center)  # no card where the finder keeps one: no play
                 continue
             turn = self.live.snapshot_state().get("turn")

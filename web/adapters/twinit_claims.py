@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from web.adapters.base import photo_finish
+from web.adapters.twinit_resync import WonTop
 from web.adapters.twinit_table import (
     Spot,
     Tip,
@@ -313,7 +314,12 @@ class Claims:
                 ):  # none lost nor given back: a card the referee never counted there, seen whole
                     self._refill(loc["pile"], spot, crop)
                 state = self.live.snapshot_state()
-            elif "pile" in loc and state["piles"][loc["pile"]][1] is None and fresh:
+            elif (
+                "pile" in loc
+                and state["piles"][loc["pile"]][1] is None
+                and fresh
+                and not self._still_won(loc["pile"], crop)  # (the won card, not taken yet)
+            ):
                 self._reveal_top(loc["pile"], Spot(spot.center, spot.quad, crop, spot.track))
                 state = self.live.snapshot_state()
         faces = [self._face_at(state, loc) for loc in locs]
@@ -484,7 +490,8 @@ class Claims:
                 if at is not None:
                     self._leaving.append(at)
             elif "pile" in loc and won:
-                self._won_top[int(loc["pile"])] = [self.view_at.get(("pile", int(loc["pile"]))), "slap"]
+                seat = int(loc["pile"])
+                self._won_top[seat] = WonTop(self.view_at.get(("pile", seat)))
         for seat, held in enumerate(state.get("captures", [])):
             spots = self.captures_at.get(seat, [])
             keep = 2 * len(held) + sum(1 for _, n in held if n == 3)

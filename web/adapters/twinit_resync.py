@@ -11,19 +11,61 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.observation import TableObservation
-from web.adapters.twinit_table import Spot, nearest, rectify, under_a_hand, visible_spots
+from vision.observation import CardState, TableObservation
+from web.adapters.twinit_table import Spot, center_of, nearest, rectify, under_a_hand, visible_spots
 
 log = logging.getLogger(__name__)
 
 RESYNC_S = 3.0
 """The referee's table and the camera's disagreeing this long (no hand over the table) is a
 drift to heal, not a card about to be turned."""
+
+OVER_KNOWN = 0.4
+"""A new card with this much of its area over table cards still in sight is no card."""
+
+WON_GONE_S = 0.5
+"""A won pile top's track gone from the finder this long, another track in sight at its place:
+the won card has gone (a shorter loss is the finder's flicker as hands lift)."""
+
+WON_REACH = 1.5
+"""A won pile top seen this many cards (or fewer) off its place is on its way off the pile."""
+
+
+@dataclass
+class WonTop:
+    """A pile top a claim won, until it has gone from its pile (:meth:`Resync._watch_won_tops`)."""
+
+    view: np.ndarray | None
+    """The view the referee recorded the card by."""
+    state: str = "slap"
+    """``"slap"``, ``"lying"``, ``"carried"`` or ``"taken"``."""
+    near: set[int] = field(default_factory=set)
+    """The tracks seen near the pile's place when the claimers' hands lifted (and those looked at
+    since)."""
+    track: int | None = None
+    """The won card's track: the card under the claimers' hands (else the first seen at the place
+    once they lifted)."""
+    gone_since: float | None = None
+    """Since when that track has been gone from the finder (with no hand over the place)."""
+
+
+def _track_at(obs: TableObservation, at: np.ndarray, within: float) -> int | None:
+    """The track of the card the finder keeps nearest ``at`` (within ``within`` pixels), seen or
+    covered."""
+    best, best_d = None, within
+    for card in obs.cards:
+        if card.state == CardState.GONE:
+            continue
+        d = float(np.linalg.norm(center_of(card.quad) - at))
+        if d <= best_d:
+            best, best_d = card.track_id, d
+    return best
 
 
 class Resync:
@@ -52,27 +94,91 @@ class Resync:
     def _watch_won_tops(self, obs: TableObservation) -> None:
         """Each pile top a claim won, until it is gone: under the claimers' hands (``"slap"``),
         lying on its pile once they lift (``"lying"``: the winner takes the cards a moment later),
-        then under a hand again (``"carried"``)."""
+        under a hand again (``"carried"``: the winner's hand comes down on it, and it lies there
+        until the hand moves off with it), then gone (``"taken"``): that hand lifted, or the card
+        was seen leaving its place (:meth:`_won_card_left`: slid or carried off with no hand seen
+        over the place)."""
+        seen = visible_spots(obs)
+        reach = WON_REACH * self.stable.card_px
         for seat, won in list(self._won_top.items()):
             at = self.pile_at.get(seat)
             if at is None:
                 del self._won_top[seat]
                 continue
             covered = under_a_hand(obs, at) is not None
-            if won[1] == "slap" and not covered:
-                won[1] = "lying"
-            elif won[1] == "lying" and covered:
-                won[1] = "carried"
+            if won.state == "slap" and won.track is None:  # (the card under the claimers' hands)
+                won.track = _track_at(obs, at, 0.5 * self.stable.card_px)
+            if won.state == "slap" and not covered:
+                won.state = "lying"
+                won.near = {s.track for s in seen if np.linalg.norm(s.center - at) <= reach}
+            if won.state == "lying" and won.track is None:  # (else the first track seen there)
+                i = nearest(seen, at, 0.5 * self.stable.card_px)
+                won.track = seen[i].track if i is not None else None
+            if won.state in ("lying", "carried") and self._won_card_left(won, obs, seen, at, covered):
+                won.state = "taken"
+            elif won.state == "lying" and covered:
+                won.state = "carried"
+            elif won.state == "carried" and not covered:
+                won.state = "taken"
+
+    def _won_card_left(
+        self, won: WonTop, obs: TableObservation, seen: list[Spot], at: np.ndarray, covered: bool
+    ) -> bool:
+        """Whether the won card was seen leaving its pile's place: its track (the card under the
+        claimers' hands) is now more than half a card off it (the live bench's seed 3, 84.0 s:
+        carried off by a hand vision saw beside the pile, not over it), or gone from the finder
+        for :data:`WON_GONE_S`, with no hand over the place and another track in sight there
+        (seed 1, 5.6 s on the scenario's new slap: taken by the claimers' hands as they lifted;
+        the pile's next card, of the same pattern, showed there under another track, and the
+        steal on it at 9.6 s was held back; seed 3, 27.8 s: the finder lost the won card for one
+        frame as the hands lifted), or a card new
+        near the place (a track not seen within :data:`WON_REACH` cards of it then) lies in sight
+        off the place but within that reach and surely shows the won card's pattern, its view cut
+        from this frame (seed 3, 4.5 s: slid off with no hand over it, while the pile's next card,
+        of the same pattern, kept the place's track). Each new track is looked at once."""
+        off = 0.5 * self.stable.card_px
+        if won.track is not None:
+            card = obs.card(won.track)
+            mono = self._mark[0] if self._mark is not None else obs.timestamp
+            if card is not None and card.state != CardState.GONE:
+                won.gone_since = None
+                if float(np.linalg.norm(center_of(card.quad) - at)) > off:
+                    return True
+            elif covered:
+                won.gone_since = None  # (under a hand: the finder cannot tell)
+            else:
+                won.gone_since = mono if won.gone_since is None else won.gone_since
+                i = nearest(seen, at, off)
+                other = i is not None and seen[i].track != won.track
+                if other and mono - won.gone_since >= WON_GONE_S - 1e-6:
+                    return True
+        if won.view is None:
+            return False
+        reach = WON_REACH * self.stable.card_px
+        for spot in seen:
+            d = float(np.linalg.norm(spot.center - at))
+            if spot.track in won.near or not off < d <= reach:
+                continue
+            won.near.add(spot.track)
+            image = getattr(self._frame, "image", None)
+            cut = isinstance(image, np.ndarray) and image.ndim == 3
+            view = rectify(image, spot.quad) if cut else spot.view
+            if self.matcher.p_same(self._signature_of(view), self._signature_of(won.view)) >= self.sure:
+                return True
+        return False
 
     def _still_won(self, seat: int, view: np.ndarray) -> bool:
         """Whether ``view``, seen on ``seat``'s pile, surely shows the top card a claim won there,
         not carried off yet: it is not the pile's next card (read from it, the live bench's seed 4
         logged the won faces as the piles' next tops after each claim on piles: 1.5 s, 67.2 s), nor
-        a card back on a pile counted empty."""
+        a card back on a pile counted empty. Nor while the winner's hand lies on it to take it
+        (``"carried"``): the card seen there is still the won one (the live bench's seed 3, 28.6 s:
+        both won tops read as their piles' next cards under the winner's hand, and that hand's
+        landing ruled a second, spurious claim on them, two cards out of both piles' counts)."""
         won = self._won_top.get(seat)
-        if won is None or won[0] is None or won[1] == "carried":
+        if won is None or won.view is None or won.state == "taken":
             return False
-        return self.matcher.p_same(self._signature_of(view), self._signature_of(won[0])) >= self.sure
+        return self.matcher.p_same(self._signature_of(view), self._signature_of(won.view)) >= self.sure
 
     def _resync_turned(self, mono: float) -> None:
         """The referee's table against the camera's: a card the referee had turned over (three
@@ -357,11 +463,20 @@ class Resync:
         log.info("resync: the turn was %d's, the card came from %d's pile", turn, seat)
         return seat
 
-    def _really_there(self, spot: Spot) -> bool:
+    def _really_there(self, spot: Spot, snapshot: list[Spot] | None = None) -> bool:
         """Whether the frame shows the card the finder reports: its view cut from this frame is
         not surely another pattern than the finder's own last view of it. A track can stay
         "visible" where a carried card passed and nothing lies now (the full bench's seed 1: a
-        play nobody made put the referee one turn out of step for the rest of the game)."""
+        play nobody made put the referee one turn out of step for the rest of the game). Nor is
+        it a card when it lies over table cards the referee knows, still in sight at their places
+        in ``snapshot`` (:meth:`_over_known_cards`)."""
+        if snapshot is not None and self._over_known_cards(spot, snapshot):
+            self.hold(
+                {"type": "play"},
+                "a card the finder reports over cards still in sight",
+                "une carte signalée par-dessus des cartes encore visibles",
+            )
+            return False
         if self._camera_shows(spot):
             return True
         self.hold(
@@ -370,6 +485,28 @@ class Resync:
             "une carte signalée là où la caméra n'en montre pas",
         )
         return False
+
+    def _over_known_cards(self, spot: Spot, snapshot: list[Spot]) -> bool:
+        """Whether at least :data:`OVER_KNOWN` of the card's area lies over table cards the
+        referee knows that are still in sight at their places: a card there would hide them. The
+        finder's quad straddling two cards and the gap between them (the live bench's seed 3,
+        73.2-77.3 s: taken as a play, it put the player's pile a card short, and the claim on
+        its last card was refused)."""
+        quad = np.asarray(spot.quad, dtype=np.float32).reshape(4, 2)
+        area = float(cv2.contourArea(quad))
+        if area <= 0.0:
+            return False
+        tol = 0.5 * self.stable.card_px
+        reach = 1.5 * self.stable.card_px
+        covered = 0.0
+        for other in snapshot:
+            if other is spot or float(np.linalg.norm(other.center - spot.center)) > reach:
+                continue
+            if not any(np.linalg.norm(other.center - at) <= tol for at in self.table_at.values()):
+                continue
+            inter, _ = cv2.intersectConvexConvex(quad, np.asarray(other.quad, dtype=np.float32).reshape(4, 2))
+            covered += float(inter)
+        return covered >= OVER_KNOWN * area
 
     def _camera_shows(self, spot: Spot) -> bool:
         """Whether this frame shows the card the finder reports at ``spot`` (whose view was cut

@@ -270,6 +270,13 @@ class FinderConfig:
     of near one length: :mod:`vision.cards.regular`) goes before one that is not, whatever their
     scores (a quad with a side along a shadow, across a print or over the card beneath fits the
     edges as well as the card's own); ``None``: scores first."""
+    no_card_shape: RegularConfig | None = field(
+        default_factory=lambda: RegularConfig(max_skew=25.0, max_length_ratio=1.4)
+    )
+    """Last, a found quad this far from a parallelogram (opposite sides more than 25 degrees from
+    parallel, or one 1.4 times the other's length) is dropped: no card's quad, wherever its sides
+    were fitted (true quads: 4.4 degrees and 1.073 at most on rendered frames, 3.8 and 1.098 on the
+    real SET photos); ``None``: kept."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -1204,6 +1211,14 @@ def find_cards(
             own = own_sides(image, d.quad - offset, deck, cfg.own_edges)
             if own is not None:
                 dets[k] = CardDetection(order_quad(own + offset), d.confidence)
+    if cfg.no_card_shape is not None and dets:
+        dets = [
+            d
+            for d, ok in zip(
+                dets, regular_mask(np.stack([d.quad for d in dets]), cfg.no_card_shape), strict=True
+            )
+            if ok
+        ]
     log.debug("found %d cards in %dx%d (roi %s)", len(dets), w, h, roi)
     return dets
 

@@ -387,6 +387,14 @@ class Claims:
             evidence = {**evidence, "image": f"/api/evidence/{blob}.jpg", "p_same_as_won": round(p_won, 4)}
             evidence["checks"] = {**evidence["checks"], "capture_as_won": True}
             same = True
+        if not same and not sure_cards and self._hand_off_the_pair(spots, seats[0]):
+            self.hold(
+                {"type": "claim"},
+                "a hand of the claimer lies on neither card: which two are claimed is not clear",
+                "une main du joueur n'est sur aucune des deux cartes : "
+                "on ne sait pas lesquelles sont réclamées",
+            )
+            return
         # the referee rules on face labels: when vision's call needs them rewritten and neither
         # card's can be, the referee would rule the other way; the table decides instead
         relabel = same != labels_same and not (same_fix if same else diff_fix)
@@ -412,6 +420,23 @@ class Claims:
                 amend_yes=[] if labels_same else same_fix,
                 amend_no=diff_fix if labels_same else [],
             )
+
+    def _hand_off_the_pair(self, spots: list[Spot], seat: str) -> bool:
+        """Whether a hand from the claimer's edge lies on neither of the two cards (its box holds
+        neither centre): with no two arm tips singling the cards out, the claimed pair is then in
+        doubt, one card maybe under that hand (the live bench's seed 4, 67.2 s on the new slap:
+        one arm over Chloé's pile and the capture beside it on its way, the other hand on a table
+        card vision saw only the edge of; the table was asked about the pile and the capture,
+        another pattern, and "no" would have penalised a right claim)."""
+        obs = self._obs
+        if obs is None:
+            return False
+        for hand in obs.hands:
+            if str(hand.seat) != seat:
+                continue
+            if not any(_in_box(hand.bbox, s.center) for s in spots):
+                return True
+        return False
 
     def _amendments(
         self, locs: list[dict[str, Any]], faces: list[str | None], same: bool
@@ -497,6 +522,13 @@ class Claims:
             keep = 2 * len(held) + sum(1 for _, n in held if n == 3)
             if len(spots) > keep:
                 self.captures_at[seat] = spots[: max(0, keep)]
+
+
+def _in_box(box: tuple[int, int, int, int], point: np.ndarray, margin: float = 8.0) -> bool:
+    """Whether ``point`` lies in the box (x, y, w, h), ``margin`` pixels wider (as
+    :func:`twinit_table.under_a_hand` counts it)."""
+    x, y, w, h = box
+    return x - margin <= point[0] <= x + w + margin and y - margin <= point[1] <= y + h + margin
 
 
 def _square(crop: np.ndarray) -> bool:

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.web.tableobs import card
+from tests.web.tableobs import card, hand_on
 from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP, P, claims, pile_game
 from vision.observation import CardState, HandObservation, Seat
 from web.adapters.twinit_slaps import FRAME_S, TIP_STEP_PX, mask_still, tolerance
@@ -150,3 +150,28 @@ def test_arm_roots_are_runs_an_arm_wide_along_the_blobs_own_edge() -> None:
     assert len(arm_roots(memory, 80.0 * 1.3, now=1.0)) == 1  # the left arm is under 1.3 cards wide
     later = arm_roots(memory, 80.0, before=roots, now=2.0)
     assert [r[3] for r, _ in later] == [1.0, 1.0]  # the same arms: they came at 1.0
+
+
+def _two_hands_over_three(tmp_path: Path, rate: float, gaps: list[float]) -> list[int]:
+    """Ana's two hands land on her pile and Ben's, her arm over the card between them (three
+    cards hidden), at a camera of ``rate`` frames a second; the claims counted after each frame
+    ``gaps`` seconds after the one before, from the landing frame's."""
+    live, _ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    for _ in range(10):
+        table.show(cards, dt=1 / rate)
+    hidden = [card(1, P[0], *MIDDLE, state=CardState.COVERED)]
+    hidden += [card(2, P[1], *TOP, state=CardState.COVERED), card(3, P[1], *BOTTOM, state=CardState.COVERED)]
+    hands = [hand_on(1, "bottom", hidden[1]), hand_on(2, "bottom", hidden[2])]
+    counts = []
+    for gap in [1 / rate, *gaps]:
+        table.show(hidden, hands, dt=gap)
+        counts.append(claims(live))
+    return counts
+
+
+def test_two_hands_hold_counts_the_cameras_frames_not_its_jitter(tmp_path: Path) -> None:
+    """Two hands over more than their two cards wait TWO_HANDS_HOLD_S (0.1 s): at 10 fps one frame,
+    though it came 30 ms early (the live bench's capture times jitter); at 30 fps three frames."""
+    assert _two_hands_over_three(tmp_path / "10", 10.0, [0.07, 0.1]) == [0, 1, 1]
+    assert _two_hands_over_three(tmp_path / "30", 30.0, [1 / 30] * 3) == [0, 0, 0, 1]

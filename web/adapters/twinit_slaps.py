@@ -36,6 +36,12 @@ HOLD_S = 0.45
 """One hand (or two arms vision sees as one) must stay on the same cards, and every other card
 stay put, this long to make a claim (an arm carrying a card never holds still that long)."""
 TWO_HANDS_HOLD_S = 0.1
+"""Two hands' cards must stay hidden this long, counted in the camera's frame intervals
+(:data:`RATE_FRAMES`): a frame captured a little late or early does not add a frame to the wait
+(offline replay of the six games with capture times jittered by up to 30 ms: 9 two-hand slaps over
+more than two cards were ruled a frame later, the gap to the confirming frame under 0.1 s)."""
+RATE_FRAMES = 9
+"""The camera's frame interval is the median gap between vision's last this many frames."""
 CONFIRM_FRAMES = 1
 ARRIVAL_S = 0.8
 """Two separate hands on the cards are a slap's own sign (a card is carried with one hand): the
@@ -114,6 +120,8 @@ class Slaps(Claims):
 
     _mask_before: np.ndarray | None = None
     """The hands' mask of the frame vision saw before this one, every :data:`TIP_STEP_PX`-th pixel."""
+    _gaps: tuple[float, ...] = ()
+    """The gaps between vision's last :data:`RATE_FRAMES` frames (seconds)."""
     _roots: tuple[tuple[Root, int], ...] = ()
     """Where the arms of the frame before crossed their edges (:func:`arm_roots`)."""
 
@@ -141,6 +149,8 @@ class Slaps(Claims):
         before, self._tips_before = self._tips_before, [t[0] for t in tips]
         before_mono, self._tips_mono = self._tips_mono, mono
         gap = mono - before_mono
+        if 0.0 < gap <= 1.0:
+            self._gaps = (*self._gaps[-(RATE_FRAMES - 1) :], gap)
         mask = obs.hand_mask
         small = (
             np.ascontiguousarray(mask[:: int(TIP_STEP_PX), :: int(TIP_STEP_PX)])
@@ -218,7 +228,10 @@ class Slaps(Claims):
             and mono - max(self._still_from, self._pending[1]) >= STILL_S - 1e-6
         ):
             hold = 0.0
-        if self._pending_frames < confirm or mono - self._pending[1] < hold - 1e-6:
+        held = mono - self._pending[1] >= hold - 1e-6
+        if tipped is not None and self._gaps:  # two hands: as many frames as the hold is intervals
+            held = held or self._pending_frames >= round(hold / max(float(np.median(self._gaps)), 1e-3))
+        if self._pending_frames < confirm or not held:
             return
         if tipped is None and tips and all(self._pending[1] - since > ARRIVAL_S + 1e-6 for *_, since in tips):
             return  # one arm over the table a while before it hid these cards: a play or a carry

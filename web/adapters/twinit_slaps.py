@@ -61,9 +61,12 @@ slaps of the live bench's games); ruling before they stop ruled a slap that had 
 A distance between two frames, not a speed: a landing hand slows down, so with frames less than
 0.1 s apart (a 10 fps camera's jitter) a speed times the gap is too tight (offline replay of the
 six games with capture times jittered by up to 30 ms: two slaps ruled a frame later, 20 -> 130
-ms). At 30 fps it is too loose for the rendered slaps, whose hands pause in the air over the
-cards before coming down (the replay of seed 2's first 60 s at 30 fps: 4 of 5 slaps ruled 0.1 to
-0.2 s before their hands were down, 2 of 5 with a speed of 3 cards a second)."""
+ms). At 30 fps it was too loose for the live bench's rendered slaps before 8ed043d, whose hands
+paused in the air over the cards before coming down (the replay of seed 2's first 60 s at 30 fps:
+4 of 5 slaps ruled 0.1 to 0.2 s before their hands were down); its slaps now sweep in without
+stopping, their tips 0.5 to 10 cards (median 1.8, the six games' 47 slaps) from where they lay the
+frame before the landing at 10 fps: two hands are ruled on the frame after they land (not measured
+at 30 fps on this motion)."""
 STILL_S = 0.2
 """One arm whose tips have lain still (:data:`STILL_SPEED`) this long, over :data:`STILL_FRAMES`
 frames, on the same hidden cards needs not wait :data:`HOLD_S`: an arm playing or carrying a card lands on it

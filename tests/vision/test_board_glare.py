@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.board.glare import OFFSET_X, OFFSET_Y, read_shapes
+from vision.board.glare import OFFSET_X, OFFSET_Y, clean_pits, read_shapes
 
 RED, GREY = 1, 2
 
@@ -94,3 +94,31 @@ def test_a_faint_pit_in_a_noisy_patch_is_not_read() -> None:
     dark = 255.0 - patch.astype(np.float32).mean(-1)
     assert 4.0 <= dark[np.hypot(OFFSET_Y, OFFSET_X) <= 0.09].mean() < 6.0
     assert read_shapes(patch[None], RED, GREY)[0] == -1
+
+
+def test_a_clean_pit_is_an_empty_hole_beyond_doubt() -> None:
+    """A pit plainly dark in a patch clipped clean all round: empty, and sure of it."""
+    patch = _patch(centre=(200, 200, 205))
+    assert read_shapes(patch[None], RED, GREY)[0] == 0
+    assert clean_pits(patch[None])[0]
+
+
+def test_a_sliver_between_two_white_fingers_is_no_clean_pit() -> None:
+    """Two fingers as white as the glare over a black peg, a gap 0.12 pitch wide between them: the
+    sliver of the peg at the centre passes for a pit by the annulus's mean, but it crosses the annulus
+    and the board round it on two sides, so it is no empty hole beyond doubt."""
+    import cv2
+
+    img = np.full((*OFFSET_Y.shape, 3), 255, np.uint8)
+    sliver = (np.abs(OFFSET_X) <= 0.06) & (np.hypot(OFFSET_Y, OFFSET_X) <= 0.3)
+    img[sliver] = (40, 40, 44)
+    patch = cv2.GaussianBlur(img, (3, 3), 0.6)
+    assert not clean_pits(patch[None])[0]
+
+
+def test_a_pit_beside_a_dark_edge_is_no_clean_pit() -> None:
+    """A pit whose patch a dark edge (a finger's shadow, a peg beside it) reaches on one side."""
+    patch = _patch(centre=(200, 200, 205))
+    patch[OFFSET_Y < -0.36] = (120, 120, 120)
+    assert read_shapes(patch[None], RED, GREY)[0] == 0
+    assert not clean_pits(patch[None])[0]

@@ -68,6 +68,13 @@ _QUARTERS = [
     _ANNULUS & (OFFSET_Y < 0) & (OFFSET_X >= 0),
     _ANNULUS & (OFFSET_Y < 0) & (OFFSET_X < 0),
 ]
+_eighth = np.floor((np.arctan2(OFFSET_Y, OFFSET_X) + np.pi) / (np.pi / 4)).astype(int) % 8
+_OCTANTS = [_eighth == k for k in range(8)]
+_CLEAN_PARTS = [m & part for m in (_ANNULUS, _AROUND) for part in _OCTANTS]
+
+CLEAN = 2.0 * NOISE
+"""Most darkness (0..255, mean of the channels) of each eighth of an empty hole's annulus and of the
+board around it for :func:`clean_pits`."""
 
 
 def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np.ndarray:
@@ -97,3 +104,16 @@ def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np
     if hueless is not None:
         out[piece & (share >= HUELESS_MIN)] = hueless
     return out
+
+
+def clean_pits(patches: np.ndarray) -> np.ndarray:
+    """(K,) bool for (K, SAMPLES, SAMPLES, 3) BGR patches around holes on a board clipped at white:
+    an empty hole beyond doubt, its pit plainly dark (``PIT_DARK``) and every eighth of the annulus
+    round it and of the board round that within ``CLEAN`` of white. Nothing lies over any part of
+    such a hole: a finger as white as the glare over a peg, a gap between two fingers showing a sliver
+    of it at the centre as a pit, leaves that sliver across some eighth of the annulus, and a peg half
+    covered shows its dark half there."""
+    grey = (255.0 - patches.astype(np.float32)).mean(-1)
+    centre = grey[:, _CENTRE].mean(1)
+    parts = np.stack([grey[:, m].mean(1) for m in _CLEAN_PARTS], 1)
+    return (centre >= PIT_DARK) & (parts.max(1) <= CLEAN)

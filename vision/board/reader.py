@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 
 from calibration.board_finder import BoardLocation, distort_points
-from vision.board.glare import OFFSET_X, OFFSET_Y, read_shapes
+from vision.board.glare import OFFSET_X, OFFSET_Y, clean_pits, read_shapes
 from vision.board.spec import BoardSpec
 from vision.errors import InputError
 
@@ -184,6 +184,10 @@ BLOB_RING_MATCH = 0.05
 SHAPE_MATCH = 0.8
 """The distance (in outlier limits) given to a hole read on a board clipped at white by the shape
 of what still shows (see :mod:`vision.board.glare`): beside a hand, past ``NEAR_HAND``, it abstains."""
+CLEAN_MATCH = 0.3
+"""The distance (in outlier limits) given to an empty hole on a board clipped at white whose pit shows
+and every eighth of the patch round it is clipped clean (:func:`vision.board.glare.clean_pits`): under
+``NEAR_HAND`` and ``RING_MATCH``, so it is read beside a hand too (1.0: never so)."""
 SHADE_HUE = 0.06
 """A hole one step beside a hand whose ring differs from its class's (local) prototype by no more
 hue than this (log units, the brightness shift taken out) ..."""
@@ -283,6 +287,17 @@ holes beside a knight's bridge's middle lie 0.45 pitch off its axis, and their p
 LINK_PEG_RADIUS = 0.35
 LINK_CLIP_DARK = 0.045
 """... where a hueless bridge is darker than that board (and the board model) by this (log units, mean)."""
+PINCHED = True
+"""Whether a hole seen plainly empty (``_open_empty``) with holes that match nothing, side by side (a
+hand the board's colour), on two opposite sides of it abstains (see ``_assemble``): it lies in a gap
+between fingers."""
+LIT_EXPLAIN = 0.33
+"""A ring read as the hueless piece under added light (``_lit_dark_pieces``) must have that light, as
+the pits measure it, explain at least this share of how far it lies above the piece's nominal colour
+(0: no such test)."""
+LINK_HUE = 0.2
+"""A sample votes for a hued colour's bridge only when its hue along that colour's reaches this share
+of the (faded) colour's own (see ``_links``; 0: no such test)."""
 LINK_TINT = True
 """Whether a hueless bridge there may lean as its pegs' rings lean (tinted light darkens a washed-out
 grey unevenly, in the order of the light's gains), its difference's hue within ``CLIP_COS`` of theirs."""
@@ -1095,14 +1110,16 @@ class BoardReader:
         label: np.ndarray,
         conf: np.ndarray,
         dmin: np.ndarray,
-        lit: np.ndarray,
+        glare: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Under added light (a lamp, glare: ``lit``), a dark hueless piece (black, grey) is lifted
-        towards the board by an amount the pits cannot always tell, so it may match no class.
+        """Under added light (a lamp, glare: ``glare``, 0..255, past ``LIT_MIN``), a dark hueless piece
+        (black, grey) is lifted towards the board by an amount the pits cannot always tell (though
+        not by next to none: ``LIT_EXPLAIN``), so it may match no class.
         Where the spec has exactly one hueless piece, a hole that matches nothing, whose ring is
         clearly darker than its board (``LIT_DARK``) with no hue of its own (``CLIP_HUE``) and
         whose centre is no pit, is that piece, read as a weak match (``CLIP_MATCH``), as on a
         board clipped at white (:meth:`_clipped_holes`)."""
+        lit = glare > LIT_MIN
         if self.spec.pattern != "holes" or not lit.any():
             return label, conf, dmin
         hueless = np.linalg.norm(_chroma(self.prototypes), axis=-1) <= FADE_CHROMA
@@ -1123,6 +1140,17 @@ class BoardReader:
         # the light taken off was more than the piece got.
         odd = (dmin >= 1.0) | (label == 0)
         piece = lit & odd & (rd.mean(-1) <= -LIT_DARK) & (lean <= CLIP_HUE) & (pit > -depth)
+        if LIT_EXPLAIN > 0 and piece.any():
+            # Light added on top lifts the piece's ratio to its board from its nominal ``rho`` to
+            # ``(rho * b + g) / (b + g)``: seen at ``r``, the light it took is ``(b + g) * (r - rho) /
+            # (1 - rho)``. The pits may misjudge it, but not by that much: a ring far darker than
+            # the board under next to no light (a fingertip's brown skin over an empty hole, its
+            # shadow) is no piece lifted by it.
+            rho = float(np.exp(self.spec.prototypes()[int(dark[0]), 3:].mean()))
+            seen = np.exp(rd.mean(-1))
+            lit_board = (np.exp(board) - 8.0).mean(-1)
+            need = lit_board * np.clip(seen - rho, 0.0, None) / max(1.0 - rho, 1e-3)
+            piece &= glare >= LIT_EXPLAIN * need
         if not piece.any():
             return label, conf, dmin
         label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
@@ -1231,6 +1259,11 @@ class BoardReader:
         label[idx[read]], conf[idx[read]], dmin[idx[read]] = shape[read], 1.0, SHAPE_MATCH
         odd = weak[todo] & (shape >= 0) & (shape != label[idx])
         dmin[idx[odd]] = 1.0
+        if CLEAN_MATCH < 1.0:
+            # An empty hole beyond doubt (its pit, and every part of the patch round it clipped
+            # clean) is read as such beside a hand too (``CLEAN_MATCH``, under ``NEAR_HAND``).
+            sure = (shape == 0) & clean_pits(patches)
+            label[idx[sure]], conf[idx[sure]], dmin[idx[sure]] = 0, 1.0, CLEAN_MATCH
         return label, conf, dmin
 
     def _learn_dark(self, v: np.ndarray, ok: np.ndarray) -> None:
@@ -1368,7 +1401,7 @@ class BoardReader:
             better = ld < dmin
             label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
         label, conf, dmin = self._clipped_holes(f.hole_log, board, label, conf, dmin)
-        label, conf, dmin = self._lit_dark_pieces(f.hole_log, board, label, conf, dmin, self._glare > LIT_MIN)
+        label, conf, dmin = self._lit_dark_pieces(f.hole_log, board, label, conf, dmin, self._glare)
         label, conf, dmin = self._crossings(f.quad_log, f.hole_log, board, label, conf, dmin)
         clip = np.nonzero(self._clipped & self.valid)
         if clip[0].size:
@@ -1499,7 +1532,7 @@ class BoardReader:
                     v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
                 )
         lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
-        lab, c, d = self._lit_dark_pieces(f.hole_log[idx], board[idx], lab, c, d, self._glare[idx] > LIT_MIN)
+        lab, c, d = self._lit_dark_pieces(f.hole_log[idx], board[idx], lab, c, d, self._glare[idx])
         clip = self._clipped[idx]
         if clip.any():
             sub = self._clipped_shapes(f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip])
@@ -1716,6 +1749,12 @@ class BoardReader:
                     close |= shaded & by_seen & ~by_unseen.astype(bool)
                 ring &= ~close
                 covered = covered | ((blob | ring) & self.valid & ~open_empty)
+                if PINCHED:
+                    # A hole seen plainly empty between two such holes on opposite sides lies
+                    # between parts of one thing (two fingers of a hand the board's colour): what
+                    # shows there as a pit inside bare board is a gap between them over whatever the
+                    # hole holds. It abstains.
+                    covered = covered | (open_empty & _pinched(blob) & self.valid)
         # Unreadable holes side by side on a board clipped at white are glare's doing, or a hand as
         # white as the glare where they touch a hand seen by its colour: beside those a weak match
         # (a piece read by its dark or tinted ring alone, see _clipped_holes, which sets its
@@ -1840,7 +1879,17 @@ class BoardReader:
         # vote for this one.
         other = np.broadcast_to(self.prototypes[3 - colour, 3:][:, None, :], v.shape)
         d_other = np.linalg.norm(v - other, axis=-1)
-        votes = ((d_peg < d_board) & (d_peg <= LINK_OTHER * d_other)).sum(1)
+        vote = (d_peg < d_board) & (d_peg <= LINK_OTHER * d_other)
+        if LINK_HUE > 0 and hue.any():
+            # A bridge of a hued colour (red) shows that hue, faded or not: a hueless sample (a dark
+            # bridge of the other colour crossing, its blurred edge, taken darker still where added
+            # light is taken off) is far from every class and may pass the tests above, but is no
+            # vote for it. Its hue along the class's must reach LINK_HUE of the (faded) class's.
+            want = proto - proto.mean(-1, keepdims=True)
+            size = np.linalg.norm(want, axis=-1)
+            along = ((v - v.mean(-1, keepdims=True)) * want).sum(-1) / np.maximum(size, 1e-9)
+            vote &= ~hue[:, None] | (along >= LINK_HUE * size)
+        votes = vote.sum(1)
         clip = self._clipped[p[:, 0], p[:, 1]] | self._clipped[p[:, 2], p[:, 3]]
         if clip.any():
             # On a board clipped at white, a bridge is seen as its pegs are (see _clipped_holes):
@@ -1985,6 +2034,19 @@ def _link_cell_offsets() -> dict[tuple[int, int], list[tuple[int, int]]]:
 
 
 _LINK_CELL_OFFSETS = _link_cell_offsets()
+
+
+def _pinched(mask: np.ndarray) -> np.ndarray:
+    """(N, N) bool: holes with a ``mask`` hole right beside them on two opposite sides (left and
+    right, above and below, or along either diagonal)."""
+    m = np.pad(mask, 1)
+    n0, n1 = mask.shape
+    out = np.zeros_like(mask)
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        a = m[1 + dr : 1 + dr + n0, 1 + dc : 1 + dc + n1]
+        b = m[1 - dr : 1 - dr + n0, 1 - dc : 1 - dc + n1]
+        out |= a & b
+    return out
 
 
 def _chroma(v: np.ndarray) -> np.ndarray:

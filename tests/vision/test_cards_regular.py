@@ -68,3 +68,15 @@ def test_a_found_quad_of_no_card_shape_is_dropped() -> None:
     assert (
         (best_ious(image, counted, FinderConfig()) >= 0.9) == (best_ious(image, counted, loose) >= 0.9)
     ).all()
+
+
+def test_a_regular_card_inside_a_skewed_quad_is_a_card_not_its_print() -> None:
+    # three cards of the deck's shape, and a fourth inside a larger quad scored alike whose right
+    # side ran out along the card's shadow (not a parallelogram): the card was dropped as a print
+    # of that quad; it is kept now
+    cards = [_rect(0, 0, 64.5, 100), _rect(200, 0, 64.5, 100), _rect(400, 0, 64.5, 100)]
+    card = _rect(600, 0, 64.5, 100)
+    skewed = np.float32([[592, -12], [668, -12], [690, 112], [592, 112]])
+    cands = [(q, 0.9) for q in cards] + [(skewed, 0.9), (card, 0.9)]
+    assert any(np.array_equal(q, card) for q, _ in _dedupe(cands, regular=RegularConfig()))
+    assert not any(np.array_equal(q, card) for q, _ in _dedupe(cands, regular=None))

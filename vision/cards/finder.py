@@ -794,7 +794,8 @@ def _dedupe(
     dropped for it; ``clear_inner``: a candidate of the deck's shape inside another is kept as a card
     where it scores :data:`INNER_CARD_CLEAR` higher, whatever the other's shape; ``regular``: of
     overlapping candidates, one of a card's regular shape (:func:`vision.cards.regular.is_regular`)
-    goes first."""
+    goes first, and one inside a quad of no regular shape is a card there, not its print, where it
+    has the deck's shape and most of that quad's size."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -848,9 +849,15 @@ def _dedupe(
     if deck is not None:
         shaped = np.abs(aspects - deck) <= CARD_SHAPE
 
+    # of a card's regular shape or not (near a parallelogram: vision.cards.regular)
+    irregular = np.zeros(n, bool)
+    if regular is not None and n:
+        irregular = ~regular_mask(np.stack([q for q, _ in cands]), regular)
+
     def a_card_inside(i: int, j: int) -> bool:
         # a card inside a quad of it and part of the card beneath (or a neighbour), not a print:
-        # of the deck's shape, most of the outer one's size, and scored clearly higher
+        # of the deck's shape, most of the outer one's size, and scored clearly higher or of a
+        # card's regular shape inside a quad that is not (a side along a shadow or a neighbour)
         return (
             inner_cards
             and shaped[i]
@@ -858,6 +865,7 @@ def _dedupe(
             and (
                 (not shaped[j] and cands[i][1] >= cands[j][1] + INNER_CARD_MARGIN)
                 or (clear_inner and cands[i][1] >= cands[j][1] + INNER_CARD_CLEAR)
+                or (irregular[j] and not irregular[i])
             )
         )
 
@@ -868,10 +876,7 @@ def _dedupe(
     # strip of the card beneath it), then the larger (a card's printed outline belongs to the card).
     if not shaped_ties:
         shaped = np.zeros(n, bool)
-    # A candidate of a card's regular shape (near a parallelogram) before one that is not.
-    irregular = np.zeros(n, bool)
-    if regular is not None and keep:
-        irregular[keep] = ~regular_mask(np.stack([cands[i][0] for i in keep]), regular)
+    # A candidate of a card's regular shape before one that is not.
     for i in sorted(keep, key=lambda i: (irregular[i], -round(cands[i][1], 1), not shaped[i], -areas[i])):
         q = cands[i][0]
         if all(_iou_fast(q, areas[i], k, ka) < 0.5 for k, _, ka in kept):

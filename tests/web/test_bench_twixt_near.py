@@ -45,3 +45,25 @@ def test_a_hole_is_blank_only_where_the_frame_is_white_around_it() -> None:
     cv2.circle(image, (round(x), round(y)), 40, (255, 255, 255), -1)
     white = replace(scene, image=image)
     assert _blank(white, holes).tolist() == [False, True, False]
+
+
+def test_a_stray_dark_pixel_makes_a_hole_faint_not_blank() -> None:
+    """``glare_clipped_faint``: a disc white but for a pixel of noise (as JPEG leaves in clipped glare)
+    is not blank, but faint; one a peg's rim shows across is neither."""
+    from dataclasses import replace
+
+    from web.bench.twixt import FAINT_SHARE, _blank
+
+    scene = _scene(7, 15, hands=0)
+    holes = np.array([[12, 12]])
+    x, y = scene.holes_px()[12, 12]
+    image = scene.image.copy()
+    cv2.circle(image, (round(x), round(y)), 40, (255, 255, 255), -1)
+    image[round(y), round(x) + 2] = (240, 240, 240)
+    stray = replace(scene, image=image)
+    assert not _blank(stray, holes)[0]
+    assert _blank(stray, holes, share=FAINT_SHARE)[0]
+    pitch = float(np.linalg.norm(scene.holes_px()[12, 12] - scene.holes_px()[13, 12]))
+    rim = image.copy()
+    cv2.circle(rim, (round(x), round(y)), round(0.26 * pitch), (200, 200, 200), 2)
+    assert not _blank(replace(scene, image=rim), holes, share=FAINT_SHARE)[0]

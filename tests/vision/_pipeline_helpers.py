@@ -34,15 +34,22 @@ def visible_quads(obs: Any) -> dict[int, np.ndarray]:
     return {c.track_id: c.quad for c in obs.cards if c.state is CardState.VISIBLE}
 
 
-def truth_quads_window(start: float, end: float, fps: float = 10.0) -> _ScenarioScore:
+def truth_quads_window(
+    start: float, end: float, fps: float = 10.0, resting_only: bool = False
+) -> _ScenarioScore:
     """The rendered Twin It demo scenario (seed 0) from ``start`` to ``end`` through a pipeline
-    fed the true card quads (tracking and hands alone), scored as the cards bench scores it."""
+    fed the true card quads (tracking and hands alone), scored as the cards bench scores it.
+    ``resting_only`` scores only the frames where every hand in sight lies on the table (every
+    frame still goes through the pipeline)."""
     from vision.render.scenario import twinit_demo_scenario
 
     finder = _TruthFinder()
     pipe = TablePipeline(find=finder)
     score = _ScenarioScore()
-    for t, image, truth in twinit_demo_scenario(0).frames(fps=fps, start=start, end=end):
+    scenario = twinit_demo_scenario(0)
+    for t, image, truth in scenario.frames(fps=fps, start=start, end=end):
         finder.truth = truth
-        score.add(pipe.process(image, t), truth)
+        obs = pipe.process(image, t)
+        if not resting_only or all(h.height_mm <= 0.5 for h in scenario.spec_at(t).hands):
+            score.add(obs, truth)
     return score

@@ -12,6 +12,7 @@ from web.adapters.twinit_table import (
     alone_in_reach,
     card_at_tip,
     clipped,
+    hand_off_the_cards,
     hidden_under_hands,
     nearest,
     past_the_tip,
@@ -186,3 +187,42 @@ def test_one_hand_s_fingertips_point_its_palm_from_their_middle() -> None:
         (np.array([686.0, 98.0]), "bottom", 0.0),
     ]
     assert tip_pair(tips, hidden, snapshot, 68.0, (W, H)) == [2, 4]
+
+
+def test_a_hand_cut_off_by_the_image_edge_showing_two_tips_is_one_hand() -> None:
+    """Seed 7's steal at 69.4 s as vision saw it (not a bench game): Ben (top) reaches past the
+    bottom edge with both hands, one on Ana's pile, the other on her capture; that hand's cut along
+    the edge splits in two tips 1.7 cards apart, both on the capture. One hand: the pair is the pile
+    and the capture (before: two hands on one card, no pair, and the claim was missed)."""
+    size = (W, H)
+    centres = {2: (492, 354), 6: (885, 369), 10: (499, 264), 11: (947, 657), 13: (530, 626), 14: (521, 624)}
+    snapshot = [spot(*centres.get(i, (1000 + 30 * i, 60))) for i in range(15)]
+    hidden = dict.fromkeys(centres, (1, "top"))
+    tips = [(np.array([x, 718.0]), "top", 0.0) for x in (538.0, 838.0, 950.0)]
+    assert tip_pair(tips, hidden, snapshot, 67.2, size) == [11, 13]
+    # the same two tips seen whole (the image taller): two hands on one card, no pair
+    assert tip_pair(tips, hidden, snapshot, 67.2, (W, H + 200)) is None
+    # cut off, but farther apart than one hand is wide: two hands on one card, no pair
+    wide = [tips[0], (np.array([760.0, 718.0]), "top", 0.0), tips[2]]
+    assert tip_pair(wide, hidden, snapshot, 67.2, size) is None
+
+
+def test_two_hands_landed_one_where_no_known_card_lies() -> None:
+    """Seed 7's slap at 28.6 s as vision saw it: Ben (top) lays one hand on his pile, the other on
+    Ana's pile past the bottom edge, a card the finder lost; his arm hides a table card on the way.
+    One hand lies on no card the referee knows: the pair is not the two hidden cards (the table was
+    asked about the table card and his pile)."""
+    size = (W, H)
+    snapshot = [spot(300, 100), spot(400, 100), spot(492, 354), spot(600, 100), spot(740, 116)]
+    hidden = {2: (1, "top"), 4: (1, "top")}
+    tips = [(np.array([526.0, 718.0]), "top", 0.0), (np.array([722.0, 278.0]), "top", 0.0)]
+    assert tip_pair(tips, hidden, snapshot, 69.4, size) is None
+    assert hand_off_the_cards(tips, hidden, snapshot, 69.4, size)
+    # Ana's pile known and hidden: both hands on cards
+    snapshot.append(spot(527, 622))
+    assert not hand_off_the_cards(tips, {**hidden, 5: (1, "top")}, snapshot, 69.4, size)
+    # one hand alone (one arm's tips) lies on no card: not this sign
+    assert not hand_off_the_cards(tips[:1], hidden, snapshot, 69.4, size)
+    # nor another player's hand (from another edge) lying on no card
+    other = [(tips[0][0], "bottom", 0.0), tips[1]]
+    assert not hand_off_the_cards(other, hidden, snapshot[:5], 69.4, size)

@@ -20,6 +20,7 @@ from web.adapters.twinit_table import (
     arm_roots,
     arm_tips,
     fingertip,
+    hand_off_the_cards,
     hidden_under_hands,
     nearest,
     on_blob,
@@ -244,6 +245,17 @@ class Slaps(Claims):
         ):
             return  # two hands over the cards still coming down: a slap lands when they stop
         self._claimed = places
+        if tipped is None and hand_off_the_cards(landed, hidden, snapshot, self.stable.card_px, size):
+            # one hand on a hidden card, the other on none the referee knows (the finder lost
+            # it): the hidden cards are not the claimed pair (seed 7, 28.6 s: the table was asked
+            # about the one hand's card and a card under the other's arm)
+            self.hold(
+                {"type": "claim"},
+                "a hand of the claimer lies on neither card: which two are claimed is not clear",
+                "une main du joueur n'est sur aucune des deux cartes : "
+                "on ne sait pas lesquelles sont réclamées",
+            )
+            return
         pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot, tips, size)
         if pair is None:
             return

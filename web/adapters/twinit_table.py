@@ -319,6 +319,10 @@ def _prominent_peaks(profile: np.ndarray, prominence: float) -> list[int]:
 
 TIP_APART = 1.5
 """Two arm tips at least this many cards apart are two hands."""
+CUT_HAND = 2.5
+"""Two tips of one seat cut off by the image's edge at most this many cards apart, on the same card,
+are one hand: a hand cut off by the edge shows a cut as wide as the hand (a palm is 8.4 cm, a Twin
+It card 5 cm), split where its fingers part."""
 TIP_REACH = 3.0
 """A fingertip lies at most this many cards beyond the centre of the card its palm is on."""
 UNDER_FINGERS = 0.5
@@ -478,24 +482,59 @@ def tip_pair(
     ``None`` unless exactly two hands find cards (an arm resting where no hidden card lies does not
     count). Tips less than :data:`TIP_APART` apart are one hand's fingers: the hand's tip is their
     middle, its axis running between its outer fingers (seed 5 at 47.9 s: the index finger's tip
-    alone put the palm as near the card beside the claimed one)."""
-    groups: list[tuple[list[np.ndarray], str]] = []
-    for tip, seat, _since in tips:  # one hand's fingers make several tips close together: one counts,
-        # their middle (the hand's axis runs between its outer fingers)
-        if all(float(np.linalg.norm(tip - group[0])) >= TIP_APART * card_px for group, _ in groups):
-            groups.append(([tip], seat))
-        else:
-            next(g for g, _ in groups if float(np.linalg.norm(tip - g[0])) < TIP_APART * card_px).append(tip)
-    apart = [(np.mean(group, axis=0), seat) for group, seat in groups]
+    alone put the palm as near the card beside the claimed one). Two hands of one seat on the same
+    card are one hand cut off by the image's edge when both tips are (:func:`clipped`) and at most
+    :data:`CUT_HAND` apart (seed 7 at 69.4 s: a hand reaching past the bottom edge, its cut split
+    where the fingers part, 1.7 cards apart); else no pair."""
+    apart = hands_of(tips, card_px)
     chosen: list[int] = []
+    found_by: list[tuple[np.ndarray, str]] = []
     for tip, seat in apart:
         found = card_at_tip(tip, seat, hidden, snapshot, card_px, size)
         if found is None:
             continue  # an arm resting where no hidden card lies
         if found in chosen:
-            return None
+            other, other_seat = found_by[chosen.index(found)]
+            if not (
+                other_seat == seat
+                and clipped(tip, seat, size)
+                and clipped(other, seat, size)
+                and float(np.linalg.norm(tip - other)) <= CUT_HAND * card_px
+            ):
+                return None
+            continue  # one hand cut off by the image's edge, its cut showing two tips
         chosen.append(found)
+        found_by.append((tip, seat))
     return sorted(chosen) if len(chosen) == 2 else None
+
+
+def hands_of(tips: list[Tip], card_px: float) -> list[tuple[np.ndarray, str]]:
+    """One point per hand: tips less than :data:`TIP_APART` apart are one hand's fingers, the hand's
+    tip their middle (its axis runs between its outer fingers)."""
+    groups: list[tuple[list[np.ndarray], str]] = []
+    for tip, seat, _since in tips:
+        near = [g for g, _ in groups if float(np.linalg.norm(tip - g[0])) < TIP_APART * card_px]
+        if near:
+            near[0].append(tip)
+        else:
+            groups.append(([tip], seat))
+    return [(np.mean(group, axis=0), seat) for group, seat in groups]
+
+
+def hand_off_the_cards(
+    tips: list[Tip],
+    hidden: Mapping[int, object],
+    snapshot: list[Spot],
+    card_px: float,
+    size: tuple[int, int] | None = None,
+) -> bool:
+    """Whether, of two hands from one edge (:func:`hands_of`), one lies on a hidden card
+    (:func:`card_at_tip`) and the other on none: a slap whose second card the referee does not
+    know (the finder lost it), the other hidden cards under its arms only."""
+    found: dict[str, list[int | None]] = {}
+    for tip, seat in hands_of(tips, card_px):
+        found.setdefault(seat, []).append(card_at_tip(tip, seat, hidden, snapshot, card_px, size))
+    return any(None in cards and any(c is not None for c in cards) for cards in found.values())
 
 
 def tips_on(

@@ -44,6 +44,13 @@ class HandConfig:
     min_not_table: float = 0.25
     """A hand blob has at least this fraction of pixels not in the table's colours (else it is
     the ghost of something that left)."""
+    ghost_stand: float = 1.5
+    """A blob mostly in the table's colours is still a hand (a dark hand on a wood of dark grain)
+    when what the frame shows in it differs from the table just around it at least this many times
+    as much as what the memory holds there does (a ghost is the other way round: the memory holds
+    what left, the frame the table); see :meth:`HandTracker._stands_out`."""
+    ghost_ring: int = 3
+    """... the table around it: this many working pixels beyond the blob."""
     ghost_min: float = 0.25
     """The place of a card that left (see :meth:`HandTracker._ghost`) is a region of at least
     this fraction of a card's area."""
@@ -70,6 +77,10 @@ class HandConfig:
     """... and at most this fraction, ..."""
     shadow_hue: float = 0.08
     """... every channel by ratios at most this far apart (the table's hue kept) ..."""
+    rim_colour: float = 16.0
+    """Pixels taken for a hand's shadow next to a hand, within this (largest channel difference) of
+    the hand's median colour, are the hand's own rim (a dark hand on a wood dims it by one ratio in
+    every channel, as a shadow would; a shadow is the table darkened, not the hand's colour)."""
     shadow_reach: int = 4
     """... within this many working pixels of the foreground's outside (see :meth:`HandTracker._shadow`)."""
     still_iou: float = 0.7
@@ -125,6 +136,11 @@ class HandResult:
     carried: dict[int, np.ndarray] = field(default_factory=dict)
     """Track id -> new quad (full resolution) of hidden cards a hand moved with it."""
 
+
+RING_SAMPLES = 32
+"""Colours of the table around a blob compared with (:meth:`HandTracker._stands_out`) ..."""
+BLOB_SAMPLES = 256
+"""... and at most this many of the blob's pixels."""
 
 PATCH_SCALE = 0.25
 """Scale of the copies the hands' motion over cards is measured on."""
@@ -500,7 +516,9 @@ class HandTracker:
                 continue
             if table_colour is None:
                 table_colour = low_table.mask() > 0
-            if np.count_nonzero(table_colour & blob) < cfg.min_not_table * area:
+            if np.count_nonzero(table_colour & blob) < cfg.min_not_table * area and not self._stands_out(
+                low, blob, (int(x), int(y), int(w), int(h)), fg | not_hand
+            ):
                 # Table-coloured where the memory differs: a ghost of something that has left
                 # (a hand that was there when the memory began). The memory takes the table back.
                 self._memory[blob] = low[blob]
@@ -515,6 +533,8 @@ class HandTracker:
                 log.debug("still card-shaped blob at %s: a card, not a hand", (int(x), int(y)))
                 self._memory[blob] = low[blob]
                 continue
+            if cfg.rim_colour > 0 and shadow.any():
+                blob = self._with_rim(low, blob, (int(x), int(y), int(w), int(h)), shadow)
             blob = self._fill_holes(blob, (int(x), int(y), int(w), int(h)))
             blobs.append((blob, seat, (int(x), int(y), int(w), int(h)), since, peak))
 
@@ -615,6 +635,70 @@ class HandTracker:
         out = blob.copy()
         out[by : by + bh, bx : bx + bw] |= hole[labels[1:-1, 1:-1]]
         return out
+
+    def _with_rim(
+        self, low: np.ndarray, blob: np.ndarray, bbox: tuple[int, int, int, int], shadow: np.ndarray
+    ) -> np.ndarray:
+        """The blob (bool, working resolution) with the pixels beside it taken for its shadow that
+        are of its own colour (within ``rim_colour`` of its median): a dark hand's rim."""
+        r = self.cfg.shadow_reach + 1
+        x, y, w, h = bbox
+        lh, lw = blob.shape
+        x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(lw, x + w + r), min(lh, y + h + r)
+        near = shadow[y0:y1, x0:x1] & (
+            cv2.dilate(blob[y0:y1, x0:x1].view(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+        )
+        if not near.any():
+            return blob
+        box = low[y0:y1, x0:x1]
+        own = box[blob[y0:y1, x0:x1]]
+        colour = np.median(own[:: max(1, len(own) // BLOB_SAMPLES)], axis=0)
+        close = np.abs(box[near].astype(np.float32) - colour).max(axis=1) <= self.cfg.rim_colour
+        if not close.any():
+            return blob
+        rim = np.zeros(near.shape, bool)
+        rim[near] = close
+        out = blob.copy()
+        out[y0:y1, x0:x1] |= rim
+        return out
+
+    def _stands_out(
+        self, low: np.ndarray, blob: np.ndarray, bbox: tuple[int, int, int, int], busy: np.ndarray
+    ) -> bool:
+        """Whether a blob (bool, working resolution) in the table's colours is something over the
+        table, not the ghost of what left: the frame's pixels in it differ from the table's colours
+        just around it by ``ghost_stand`` times as much as the memory's pixels there do (medians
+        over the blob of each pixel's largest channel difference from the nearest of the colours
+        the memory holds in a ring ``ghost_ring`` pixels wide, where nothing differs from the
+        memory and no card is seen: ``busy`` is 0 there; the memory's, as a dark hand's rim taken
+        for its shadow lies in the ring; the nearest, as a checked cloth has several colours). A dark hand
+        on a wood whose grain has its colours differs from the wood around it, and the memory
+        there holds that wood; a ghost is the frame's table where the memory holds what left.
+        Too little ring seen to tell: a ghost, as before."""
+        assert self._memory is not None
+        r = self.cfg.ghost_ring
+        x, y, w, h = bbox
+        lh, lw = blob.shape
+        x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(lw, x + w + r), min(lh, y + h + r)
+        inside = blob[y0:y1, x0:x1]
+        grown = cv2.dilate(inside.view(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+        ring = grown & ~inside & (busy[y0:y1, x0:x1] == 0)
+        if np.count_nonzero(ring) < max(8, 0.05 * np.count_nonzero(inside)):
+            return False
+        mem = self._memory[y0:y1, x0:x1]
+        # the table's colours around (a patterned cloth has several): a sample of the ring's
+        table = mem[ring]
+        table = table[:: max(1, len(table) // RING_SAMPLES)][:, None, :]
+        pixels = np.flatnonzero(inside)
+        pixels = pixels[:: max(1, len(pixels) // BLOB_SAMPLES)]
+
+        def off_table(colours: np.ndarray) -> float:
+            # each pixel's largest channel difference from the nearest of the table's colours
+            return float(np.median(np.abs(colours[None, :, :] - table).max(axis=2).min(axis=0)))
+
+        d_cur = off_table(low[y0:y1, x0:x1].reshape(-1, 3)[pixels].astype(np.float32))
+        d_mem = off_table(mem.reshape(-1, 3)[pixels])
+        return d_cur >= self.cfg.ghost_stand * max(d_mem, 1.0)
 
     def _ghost(
         self,

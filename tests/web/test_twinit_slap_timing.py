@@ -175,3 +175,28 @@ def test_two_hands_hold_counts_the_cameras_frames_not_its_jitter(tmp_path: Path)
     though it came 30 ms early (the live bench's capture times jitter); at 30 fps three frames."""
     assert _two_hands_over_three(tmp_path / "10", 10.0, [0.07, 0.1]) == [0, 1, 1]
     assert _two_hands_over_three(tmp_path / "30", 30.0, [1 / 30] * 3) == [0, 0, 0, 1]
+
+
+def test_an_arm_cut_off_by_the_edge_changing_slowly_at_30_fps_is_no_still_arm(tmp_path: Path) -> None:
+    """Ben's arm across the table, its hand cut off by the bottom edge, gathering cards there: its
+    mask grows 1.1 % a frame at 30 fps (under MASK_STILL between two frames, 3.3 % a tenth of a
+    second). Compared with the mask a tenth of a second before, it moves: no claim after STILL_S,
+    as at 10 fps (seed 7 at 30 fps, 17.8 s: such an arm was put to the table as a claim)."""
+    live, _ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [cards[0], card(2, P[1], *TOP, state=CardState.COVERED)]
+    covered.append(card(3, P[1], *BOTTOM, state=CardState.COVERED))
+    arriving = np.zeros((720, 1280), np.uint8)
+    cv2.line(arriving, (640, 0), (640, 150), 1, 60)
+    table.show(cards, [HandObservation(1, Seat("top"), (), (610, 0, 60, 150))], mask=arriving, dt=1 / 30)
+    before = None
+    for k in range(12):  # 0.4 s, under HOLD_S
+        mask = _arm(70)
+        cv2.rectangle(mask, (676, 300), (771, 300 + 8 * k), 1, -1)  # the hand's side, gathering
+        small = mask[::4, ::4]
+        if before is not None:  # still by MASK_STILL from one frame to the next
+            assert mask_still(small, before), k
+        before = small
+        hands = (HandObservation(1, Seat("top"), (2, 3), (605, 0, 170, 720)),)
+        table.show(covered, hands, mask=mask, dt=1 / 30)
+        assert claims(live) == 0, k

@@ -103,6 +103,17 @@ bench's slaps by a player on a far pile or capture, seeds 1, 4 and 5, waited :da
 with their tips at the far edge)."""
 
 
+MASK_GAP_S = 0.07
+"""A still arm's mask (:data:`MASK_STILL`) is compared with the newest mask vision saw at least this
+long before (0.7 of :data:`FRAME_S`: the frame before at 10 fps, its capture jittered by up to
+30 ms; three frames back at 30 fps). The frame before at 30 fps shows a third of the change an arm
+makes in 0.1 s: in a replay of seed 7 at 30 fps (not a bench game) an arm reaching past the far
+edge to gather won cards, its mask changing 0.4 to 1.9 % between two frames (1.7 to 3.9 % a tenth
+of a second, 2.8 % at 10 fps), passed as still and was put to the table as a claim after STILL_S."""
+MASKS_KEPT_S = 0.5
+"""How far back the hands' masks are kept (a slow vision's frames are 0.1 to 0.3 s apart)."""
+
+
 def tolerance(speed: float, gap: float, card_px: float) -> float:
     """How far (pixels) a tip may move between two frames ``gap`` seconds apart at ``speed`` cards
     a second: the gap counts :data:`FRAME_S` at most, and the tolerance is :data:`TIP_STEP_PX` at
@@ -122,8 +133,9 @@ def mask_still(now: np.ndarray | None, before: np.ndarray | None) -> bool:
 class Slaps(Claims):
     """Claims read from hands on cards, judged and ruled (or put to the table)."""
 
-    _mask_before: np.ndarray | None = None
-    """The hands' mask of the frame vision saw before this one, every :data:`TIP_STEP_PX`-th pixel."""
+    _masks: tuple[tuple[float, np.ndarray], ...] = ()
+    """The hands' masks of the frames vision saw last (when, the mask every :data:`TIP_STEP_PX`-th
+    pixel), back to :data:`MASKS_KEPT_S`; emptied by a frame with no arm tips."""
     _gaps: tuple[float, ...] = ()
     """The gaps between vision's last :data:`RATE_FRAMES` frames (seconds)."""
     _roots: tuple[tuple[Root, int], ...] = ()
@@ -161,7 +173,14 @@ class Slaps(Claims):
             if isinstance(mask, np.ndarray) and mask.ndim == 2 and tips
             else None
         )
-        mask_before, self._mask_before = self._mask_before, small
+        # the arm's mask :data:`MASK_GAP_S` or more before (at 30 fps three frames back: the frame
+        # before shows a third of a slow arm's change)
+        mask_before = next((m for at, m in reversed(self._masks) if mono - at >= MASK_GAP_S - 1e-6), None)
+        self._masks = (
+            (*((at, m) for at, m in self._masks if mono - at <= MASKS_KEPT_S), (mono, small))
+            if small is not None
+            else ()
+        )
         # (a tip cut off by the image's edge shows nothing of the hand's moves: its arm must lie
         # still too)
         inside = all(

@@ -447,6 +447,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             seat = self._seat_of_zone(spot.center)
             if seat is None or np.linalg.norm(spot.center - self.pile_at.get(seat, spot.center + 1e6)) <= tol:
                 continue
+            if any(np.linalg.norm(spot.center - p) <= tol for p in self._leaving):
+                continue  # a stolen capture's card, not taken yet
             known = self.captures_at.setdefault(seat, [])
             if not any(np.linalg.norm(spot.center - p) <= tol for p in known):
                 known.append(spot.center)

@@ -94,6 +94,13 @@ class Claims:
             return [c for c in clean if c is not None], True
         return [self._latest_view(s) for s in spots], False
 
+    def _view_seen(self, view: np.ndarray) -> float | None:
+        """When ``view``, one of the kept views, was cut from a frame (``None``: not known)."""
+        for spot in (*self.clean_views, *self.recent):
+            if spot.view is view:
+                return spot.seen
+        return None
+
     def _sound_evidence(self, spots: list[Spot], locs: list[dict[str, Any]], landed: float) -> bool:
         """Whether each card has a view a penalty may rest on (:mod:`web.adapters.twinit_views`):
         taken with no hand within reach at most :data:`FRESH_S` before the hands landed,
@@ -251,6 +258,8 @@ class Claims:
             if np.linalg.norm(spot.center - at) <= tol:
                 return {"pile": seat}
         seat = self._seat_of_zone(spot.center)
+        if seat is not None and any(np.linalg.norm(spot.center - p) <= tol for p in self._leaving):
+            return None  # a stolen capture's card, where it lay until its winner takes it
         if seat is not None:
             held = state.get("captures", [[]] * (seat + 1))[seat]
             if held:
@@ -301,8 +310,9 @@ class Claims:
             # else, the card seen whole just before, one the referee never counted there)
             # ... and a pile top the referee waits for, seen whole just before the hands landed,
             # is read from that view (the claim would be refused on a face not known yet)
+            seen = self._view_seen(crop)
             if "pile" in loc and state["piles"][loc["pile"]][0] == 0:
-                if self._still_won(loc["pile"], crop):
+                if self._still_won(loc["pile"], crop, seen):
                     pass  # the card a claim won there, not carried off yet: no card back
                 elif state.get("lost"):
                     self._refill(loc["pile"], spot, crop)
@@ -318,7 +328,7 @@ class Claims:
                 "pile" in loc
                 and state["piles"][loc["pile"]][1] is None
                 and fresh
-                and not self._still_won(loc["pile"], crop)  # (the won card, not taken yet)
+                and not self._still_won(loc["pile"], crop, seen)  # (the won card, not taken yet)
             ):
                 self._reveal_top(loc["pile"], Spot(spot.center, spot.quad, crop, spot.track))
                 state = self.live.snapshot_state()
@@ -358,6 +368,7 @@ class Claims:
             "p_same": round(p_same, 4),
             "seat": players[0],
             "landed_mono": landed_mono,
+            "places": [[round(float(v), 1) for v in spot.center] for spot in spots],
             "checks": {
                 "two_tips": sure_cards,
                 "fresh_views": fresh,
@@ -509,7 +520,15 @@ class Claims:
             self._keep_won_views(locs, seq)
         state = self.live.snapshot_state()
         on_table = {card for card, _face in state.get("table", [])}
-        for loc in locs:
+        entry = next((e for e in reversed(self.live.entries) if e.get("seq") == seq), None)
+        places = ((entry or {}).get("evidence") or {}).get("places") or []
+        for k, loc in enumerate(locs):
+            if "capture" in loc and won and k < len(places):
+                # the stolen capture's cards lie in its loser's area until the winner takes them:
+                # no capture of the loser's there (the full live bench's seed 2, 77.5 s, in a
+                # real-time run: the winner's hand come to gather them was ruled a second steal,
+                # of the loser's other capture)
+                self._leaving.append(np.asarray(places[k], dtype=np.float64))
             if "table" in loc and loc["table"] not in on_table:
                 at = self.table_at.pop(loc["table"], None)
                 if at is not None:

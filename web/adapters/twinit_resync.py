@@ -53,6 +53,9 @@ class WonTop:
     once they lifted)."""
     gone_since: float | None = None
     """Since when that track has been gone from the finder (with no hand over the place)."""
+    taken_at: float | None = None
+    """The frame (capture time) that found it gone: a view of its place seen before then may
+    still show it (:meth:`Resync._still_won`)."""
 
 
 def _track_at(obs: TableObservation, at: np.ndarray, within: float) -> int | None:
@@ -100,6 +103,7 @@ class Resync:
         over the place)."""
         seen = visible_spots(obs)
         reach = WON_REACH * self.stable.card_px
+        mono = self._mark[0] if self._mark is not None else obs.timestamp
         for seat, won in list(self._won_top.items()):
             at = self.pile_at.get(seat)
             if at is None:
@@ -115,11 +119,11 @@ class Resync:
                 i = nearest(seen, at, 0.5 * self.stable.card_px)
                 won.track = seen[i].track if i is not None else None
             if won.state in ("lying", "carried") and self._won_card_left(won, obs, seen, at, covered):
-                won.state = "taken"
+                won.state, won.taken_at = "taken", mono
             elif won.state == "lying" and covered:
                 won.state = "carried"
             elif won.state == "carried" and not covered:
-                won.state = "taken"
+                won.state, won.taken_at = "taken", mono
 
     def _won_card_left(
         self, won: WonTop, obs: TableObservation, seen: list[Spot], at: np.ndarray, covered: bool
@@ -167,16 +171,21 @@ class Resync:
                 return True
         return False
 
-    def _still_won(self, seat: int, view: np.ndarray) -> bool:
+    def _still_won(self, seat: int, view: np.ndarray, seen: float | None = None) -> bool:
         """Whether ``view``, seen on ``seat``'s pile, surely shows the top card a claim won there,
         not carried off yet: it is not the pile's next card (read from it, the live bench's seed 4
         logged the won faces as the piles' next tops after each claim on piles: 1.5 s, 67.2 s), nor
         a card back on a pile counted empty. Nor while the winner's hand lies on it to take it
         (``"carried"``): the card seen there is still the won one (the live bench's seed 3, 28.6 s:
         both won tops read as their piles' next cards under the winner's hand, and that hand's
-        landing ruled a second, spurious claim on them, two cards out of both piles' counts)."""
+        landing ruled a second, spurious claim on them, two cards out of both piles' counts).
+        Nor a view ``seen`` (its capture time) before the card was found gone: a slap's evidence
+        is its cards' views from before the hands landed, and a won card that leaves while they
+        lie there was still in those views."""
         won = self._won_top.get(seat)
-        if won is None or won.view is None or won.state == "taken":
+        if won is None or won.view is None:
+            return False
+        if won.state == "taken" and (seen is None or won.taken_at is None or seen > won.taken_at + 1e-6):
             return False
         return self.matcher.p_same(self._signature_of(view), self._signature_of(won.view)) >= self.sure
 

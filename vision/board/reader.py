@@ -12,8 +12,9 @@ that does not look like the board (a hand, an arm, a sleeve) makes its four hole
 does a hole that matches no prototype. Abstaining is never a misread. A shadow or a light changes
 the cells' hue too, but the holes under it still show themselves (pits, pegs in their colours,
 judged against those cells): such cells are bare board, in whole groups or in the parts of a group
-that runs into a hand (a hand hides the holes under it). No class is expected darker than the
-camera's black (a black peg in deep shadow).
+that runs into a hand (a hand hides the holes under it). A class with few members learns nothing
+from holes beside holes that match nothing side by side (a hand the board's colour). No class is
+expected darker than the camera's black (a black peg in deep shadow).
 
 Links: for each pair of same-colour pegs a knight's move apart, samples along the segment
 between the peg discs vote "peg colour" or "board" (light added on top taken off, as for holes).
@@ -27,7 +28,9 @@ hand; the light added there is measured on the channels still below white, and t
 the others is the smooth model's (so the holes beside them are judged as anywhere else). Beside
 holes that match nothing, a hole plainly empty (its pit inside a ring of bare board) is seen. Beside
 a hand, a hole whose ring differs from its class only by a brightness shift (the hand's shadow) is
-read. A Go point read empty must show bare board in the quarters between its lines. Incremental
+read. A Go point read empty must show bare board in the quarters between its lines; under added light
+a Go point showing one even disc brighter than the board is the white stone, and one whose quarters,
+centre and ring are dark once that light is taken off, the black one. Incremental
 reads remember each hole's last confident value and keep it while glare alone hides the hole and no
 hand came near (``BoardReading.remembered``); while a hand is over the board, a piece they find turned
 into the other colour abstains (something lies over it). They judge plainly empty holes beside a hand
@@ -104,6 +107,10 @@ SAT_LIFT = 10.0
 SAT_EVEN = 0.3
 """... and each channel within this share of that lift (plus ``NOISE_LEVEL``) of its board plus the
 lift, clipped at white (white light)."""
+WHITE_EVEN = 0.15
+"""A cell lit by glare whatever its channels reach: each within this share of the lift (plus twice
+``NOISE_LEVEL``) of its board plus the lift, clipped at white (see ``_saturated_glare``; 0: only
+where the light carries some channel to white)."""
 BLACK_LEVEL = 10.0
 """The darkest a camera shows anything (0..255, noise included): no class is expected darker."""
 NOISE_LEVEL = 3.0
@@ -269,6 +276,24 @@ QUAD_CLIPPED = 0.03
 """On a board clipped at white, an empty point's brightest quarter is that white within this (log
 units): the board's brightness is known there, and a black stone lifted to grey by the glare
 darkens all four quarters a little (seen: 0.06 to 0.16)."""
+PALE_UNREAD = True
+"""Whether a Go point read empty but matching nothing, whose quarters, centre and ring are one even disc
+brighter than the board under added light (``QUAD_PALE``), is the pale stone (see ``_crossings``) ..."""
+PALE_CHANNELS = True
+"""... and whether that disc is judged on the board's channels below white only, where some are at
+white (they say nothing of what lies there)."""
+QUAD_LIT = True
+"""Whether a dark stone is also judged with the added light taken off (see ``_crossings``)."""
+LONE_AFTER_LIFT = True
+"""Whether cells left of a group of occluded cells once its light or shadow is lifted, fewer than
+``MIN_HAND_CELLS`` side by side, count as lone odd cells (see ``_board_model``)."""
+CLIP_GREY_RING = True
+"""Whether on a board clipped at white a hole read empty with an evenly dark ring and no pit of its own
+matches nothing (see ``_clipped_holes``)."""
+TEACH_APART = True
+"""Whether holes beside holes that match nothing side by side teach no class of fewer than
+``TEACH_MANY`` members (see ``_classify_board``)."""
+TEACH_MANY = 8
 MEMORY_REACH = 3
 """A hand within this many holes (or in a white patch that reaches there) makes a hole's earlier
 reading void (see ``BoardReader._recall``)."""
@@ -536,16 +561,37 @@ class BoardReader:
         glare = self._glare if glare is None else glare
         pale_class = self.spec.prototypes()[1:].mean(-1) > QUAD_STONE
         disc = np.concatenate([q, v[..., :3].mean(-1, keepdims=True), v[..., 3:].mean(-1, keepdims=True)], -1)
-        pale = (
-            (glare > LIT_MIN)
-            & (label > 0)
-            & pale_class[np.maximum(label, 1) - 1]
-            & (dmin >= 1.0)
-            & (disc.min(-1) >= QUAD_PALE)
-            & (disc.max(-1) - disc.min(-1) <= QUAD_PALE)
-        )
+        even = (disc.min(-1) >= QUAD_PALE) & (disc.max(-1) - disc.min(-1) <= QUAD_PALE)
+        if PALE_CHANNELS:
+            # Where light carries some of the board's channels to white, they say nothing of what
+            # lies there: the disc may be so on the others alone.
+            below = np.exp(board) - 8.0 < SAT_LEVEL
+            some = below.any(-1) & ~below.all(-1)
+            if some.any():
+                w = below[some] / below[some].sum(-1, keepdims=True)
+                qc = ((quad_log[some] - board[some][:, None, :]) * w[:, None, :]).sum(-1)
+                dc = np.concatenate(
+                    [
+                        qc,
+                        (v[some][:, :3] * w).sum(-1, keepdims=True),
+                        (v[some][:, 3:] * w).sum(-1, keepdims=True),
+                    ],
+                    -1,
+                )
+                even[some] |= (dc.min(-1) >= QUAD_PALE) & (dc.max(-1) - dc.min(-1) <= QUAD_PALE)
+        even &= (glare > LIT_MIN) & (dmin >= 1.0)
+        pale = even & (label > 0) & pale_class[np.maximum(label, 1) - 1]
+        # A point read empty that shows such a disc is that stone too (``PALE_UNREAD``): its lines
+        # would darken its centre and leave its quarters bare. Where light carries the board's
+        # other channels to white, a white stone is seen brighter in one channel (blue) only and
+        # lies as near the empty point as the stone.
+        pale_k = np.nonzero(pale_class)[0] + 1
+        if PALE_UNREAD and len(pale_k) == 1:
+            pale |= even & (label == 0)
         if pale.any():
-            conf, dmin = conf.copy(), dmin.copy()
+            label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
+            if len(pale_k) == 1:
+                label[pale] = int(pale_k[0])
             conf[pale], dmin[pale] = 1.0, SHAPE_MATCH
         dark_class = np.nonzero(self.spec.prototypes()[1:].mean(-1) < -QUAD_STONE)[0] + 1
         if len(dark_class) != 1:
@@ -555,6 +601,20 @@ class BoardReader:
             & (v[..., :3].mean(-1) <= -QUAD_STONE)
             & (v[..., 3:].mean(-1) <= -QUAD_STONE)
         )
+        lit = glare > LIT_MIN
+        if QUAD_LIT and lit.any():
+            # Light added on top lifts a dark stone towards the board more than a ratio does: its
+            # quarters, centre and ring are judged with that light taken off too, off the board
+            # and the stone alike (an empty point's quarters stay bare board either way).
+            g = glare[lit][:, None]
+            base = np.log(np.maximum(np.exp(board[lit]) - g, 8.0))
+            qg = (np.log(np.maximum(np.exp(quad_log[lit]) - g[..., None], 8.0)) - base[:, None, :]).mean(-1)
+            hg = np.log(np.maximum(np.exp(hole_log[lit]) - g, 8.0)) - np.concatenate([base, base], -1)
+            dark[lit] |= (
+                (qg.max(-1) <= -QUAD_STONE)
+                & (hg[:, :3].mean(-1) <= -QUAD_STONE)
+                & (hg[:, 3:].mean(-1) <= -QUAD_STONE)
+            )
         dark &= (dmin >= 1.0) | (conf < UNSURE)
         if dark.any():
             label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
@@ -628,6 +688,17 @@ class BoardReader:
             self._suspect |= sat_lit[:-1, :-1] | sat_lit[:-1, 1:] | sat_lit[1:, :-1] | sat_lit[1:, 1:]
         if not_hand is not None:
             occluded &= ~not_hand
+            if LONE_AFTER_LIFT and occluded.any():
+                # What light or shadow leaves of a group, fewer than ``MIN_HAND_CELLS`` side by side,
+                # is judged as a lone odd cell is: the holes beside it must match closely.
+                _n, lab, stats, _ = cv2.connectedComponentsWithStats(
+                    occluded.astype(np.uint8), connectivity=8
+                )
+                small = np.nonzero(stats[:, cv2.CC_STAT_AREA] < MIN_HAND_CELLS)[0]
+                lone = np.isin(lab, small[small > 0])
+                if lone.any():
+                    occluded &= ~lone
+                    self._suspect |= lone[:-1, :-1] | lone[:-1, 1:] | lone[1:, :-1] | lone[1:, 1:]
         if hand_cells is not None:
             occluded |= hand_cells
         # Each hole's board colour: the model plus the median residual of its clean cells.
@@ -674,9 +745,10 @@ class BoardReader:
         nowhere near grey and the cell would pass for a hand. Such a cell is lit when it is its
         board plus one amount of light (at least ``SAT_LIFT``, the largest rise of any channel)
         in every channel, each clipped at white, within ``SAT_EVEN`` of that amount, and the
-        light carried some channel to white. A hand (skin, a sleeve) darkens some channel or
-        lifts them unevenly. Only whole groups of occluded cells are lit so: a fingertip in the
-        glare leaves some of its group unexplained."""
+        light carried some channel to white; or, short of that, each within ``WHITE_EVEN`` of it
+        (strong glare on a dark board, brighter than the hue test allows light to make a cell).
+        A hand (skin, a sleeve) darkens some channel or lifts them unevenly. Only whole groups of
+        occluded cells are lit so: a fingertip in the glare leaves some of its group unexplained."""
         none = np.zeros(cell_log.shape[:2], bool)
         obs = np.exp(cell_log) - 8.0
         base = np.exp(fitted) - 8.0
@@ -686,7 +758,14 @@ class BoardReader:
         err = np.abs(obs - want).max(-1)
         lit = occluded & (lift >= SAT_LIFT) & (err <= SAT_EVEN * lift + NOISE_LEVEL)
         white = obs >= SAT_LEVEL - 0.01
-        lit &= (reach >= SAT_LEVEL).any(-1) & white.any(-1) & ~white.all(-1)
+        sat = (reach >= SAT_LEVEL).any(-1) & white.any(-1) & ~white.all(-1)
+        if WHITE_EVEN > 0:
+            # Strong glare adds one amount of light to every channel: past what the hue test
+            # takes as light (a cell over 0.8 log units brighter), or with a channel short of white
+            # by the noise and compression, each channel is still its board plus that amount,
+            # clipped at white, within ``WHITE_EVEN`` of it.
+            sat |= (err <= WHITE_EVEN * lift + 2.0 * NOISE_LEVEL) & ~white.all(-1)
+        lit &= sat
         if not lit.any():
             return none
         k, lab, _stats, _ = cv2.connectedComponentsWithStats(occluded.astype(np.uint8), connectivity=8)
@@ -1193,6 +1272,14 @@ class BoardReader:
         lean = np.linalg.norm(rd - rd.mean(-1, keepdims=True), axis=-1) / np.maximum(
             np.linalg.norm(rd, axis=-1), 1e-6
         )
+        if CLIP_GREY_RING:
+            # An empty hole's ring is bare board, and there bare board is that white: a hole read
+            # empty whose ring is darker than it, without hue, by ``CLIP_DARK``, around a centre
+            # darker than that ring by less (no pit of its own), is a washed-out hueless piece's
+            # ring, not a shadow's edge (``EDGE``): it matches nothing.
+            greyish = clipped & (label == 0) & (rd.mean(-1) <= -CLIP_DARK) & (lean <= CLIP_HUE)
+            greyish &= pit > rd.mean(-1)
+            dmin[greyish] = np.maximum(dmin[greyish], 1.0)
         hueless = np.linalg.norm(_chroma(self.prototypes), axis=-1) <= FADE_CHROMA
         odd = clipped & (label > 0) & hueless[label] & (lean > CLIP_HUE)
         dmin[odd] = np.maximum(dmin[odd], 1.0)
@@ -1295,8 +1382,11 @@ class BoardReader:
             self._spread[k] = np.maximum(1.4826 * mad, floor)
         log.debug("board reader: hueless class %d learnt from %d dark holes", k, len(members))
 
-    def _adapt(self, v: np.ndarray, label: np.ndarray, ok: np.ndarray) -> np.ndarray:
-        """Prototypes moved to the median of their confident members (three at least)."""
+    def _adapt(
+        self, v: np.ndarray, label: np.ndarray, ok: np.ndarray, strict: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Prototypes moved to the median of their confident members (three at least); a class with
+        fewer than ``TEACH_MANY`` members in ``ok`` learns from those in ``strict`` alone (given)."""
         nominal = self.spec.prototypes()
         protos = self.prototypes.copy()
         for k in range(3):
@@ -1306,6 +1396,8 @@ class BoardReader:
                 # close to a grey piece's nominal colour but keep the board's ring).
                 near &= np.linalg.norm(v[..., 3:], axis=-1) >= EMPTY_RING
             members = v[ok & (label == k) & near]
+            if strict is not None and len(members) < TEACH_MANY:
+                members = v[strict & (label == k) & near]
             if len(members) >= 3 or (len(members) and not self._adapted[k]):
                 protos[k] = np.median(members, axis=0)
                 self._adapted[k] = True
@@ -1378,8 +1470,15 @@ class BoardReader:
         if bare.sum() >= max(8, 0.1 * ok.sum()):
             self.prototypes[0] = np.median(v[bare], axis=0)
         label, conf, dmin = self._classify(v, self.prototypes)
-        self.prototypes = self._adapt(v, label, ok & (conf > 0.95))
-        self._learn_dark(v, ok)
+        # A hole beside holes that match nothing, side by side (a hand the board's colour, its
+        # shadow), teaches no class that has few members: a fingertip's shadow over an empty hole,
+        # or a finger over one, is no piece's colour, and a class learnt from it reads the rest of
+        # the hand so (many members outvote it).
+        apart = ok & ~self._beside_lying(dmin) if TEACH_APART else None
+        self.prototypes = self._adapt(
+            v, label, ok & (conf > 0.95), None if apart is None else apart & (conf > 0.95)
+        )
+        self._learn_dark(v, ok if apart is None else apart)
         if PIT_LIFT and self.spec.pattern == "holes":
             self._lift = self._pit_lift(f.hole_log, board, ok & (label == 0) & (conf > 0.95) & (dmin < 0.5))
             self._glare = np.maximum(self._glare, self._lift)
@@ -1409,6 +1508,17 @@ class BoardReader:
             label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
             label[clip], conf[clip], dmin[clip] = sub
         return label, conf, dmin
+
+    def _beside_lying(self, dmin: np.ndarray) -> np.ndarray:
+        """(N, N) bool: holes that match nothing (``dmin`` >= 1) in groups of ``MIN_HAND_CELLS`` side
+        by side (not on a board clipped at white, where glare makes them), and their neighbours."""
+        lying = (dmin >= 1.0) & self.valid & ~self._clipped
+        if lying.sum() < MIN_HAND_CELLS:
+            return np.zeros_like(lying)
+        _n, lab, stats, _ = cv2.connectedComponentsWithStats(lying.astype(np.uint8), connectivity=8)
+        big = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= MIN_HAND_CELLS)[0]
+        blob = np.isin(lab, big[big > 0])
+        return cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
     def update(self, image: np.ndarray, hand_mask: np.ndarray | None = None) -> BoardReading:
         """An incremental read: only holes whose colour changed since they were last classified

@@ -30,10 +30,10 @@ def at(track: int, face: str, xy: tuple[float, float], state: CardState = CardSt
     return card(track, face, *xy, state=state)
 
 
-def ben_holds_two_captures_and_ana_steals_one(tmp_path: Path):
+def ben_holds_two_captures(tmp_path: Path):
     """Ben wins the two P[1] tops (laid at :data:`WON`), then the P[0] table card with his next top
-    (laid at :data:`SECOND`); Ana plays, and her next card, P[0], steals Ben's second capture. Her
-    hands lift; the won card still lies on her pile and the stolen card at ``SECOND``."""
+    (laid at :data:`SECOND`); both play, and Ana's next card, P[0], shows on her pile. Returns the
+    cards in sight but Ana's top and Ben's captures."""
     live, ad, table = pile_game(tmp_path)
     middle = at(1, P[0], MIDDLE)
     tops = [at(3, P[1], BOTTOM, CardState.COVERED), at(2, P[1], TOP, CardState.COVERED)]
@@ -57,8 +57,15 @@ def ben_holds_two_captures_and_ana_steals_one(tmp_path: Path):
     played = [at(7, P[3], MIDDLE), at(4, P[2], PLAYED)]
     table.settle([*played, at(9, P[0], BOTTOM), ben_top, won1, won2])
     assert [e["action"]["type"] for e in live.entries[-4:]] == ["play", "reveal", "play", "reveal"]
+    return live, ad, table, [*played, ben_top]
+
+
+def ben_holds_two_captures_and_ana_steals_one(tmp_path: Path):
+    """:func:`ben_holds_two_captures`, then Ana's steal of his second with her top (P[0])."""
+    live, ad, table, shown = ben_holds_two_captures(tmp_path)
+    won1 = at(6, P[1], WON)
     hid = [at(9, P[0], BOTTOM, CardState.COVERED), at(8, P[0], SECOND, CardState.COVERED)]
-    rest = [*played, ben_top, won1]
+    rest = [*shown, won1]
     table.slap([*rest, *hid], [hand_on(3, "bottom", hid[0]), hand_on(4, "bottom", hid[1])])
     (steal,) = [e for e in claim_entries(live) if {"capture": [1, 1]} in e["action"]["cards"]]
     assert steal["ruling"]["verdict"] == "valid", steal
@@ -105,3 +112,23 @@ def test_a_view_seen_before_the_won_top_was_found_gone_still_shows_the_won_card(
     assert not ad._still_won(0, view)
     other = cv2.resize(crop(P[2]), view.shape[1::-1])
     assert not ad._still_won(0, other, seen=49.9)  # another pattern: not the won card
+
+
+def test_a_capture_card_under_the_hand_that_shows_another_capture_of_the_seat_is_no_question(
+    tmp_path: Path,
+) -> None:
+    """Ana's hands on her top (P[0]) and on Ben's first capture (P[1], at :data:`WON`): the claim
+    names his capture of her top's face, the second (P[0], at ``SECOND``), but the card under her
+    hand surely shows the first as it was won. Which capture she claimed is not clear (the second
+    may lie out of sight under her hand: the live bench's seeds 0 and 5): held, not asked (the
+    table, shown her top and the first capture's card, would answer "no": a penalty for a steal
+    that may be right)."""
+    live, ad, table, shown = ben_holds_two_captures(tmp_path)
+    before = len(claim_entries(live))
+    hid = [at(9, P[0], BOTTOM, CardState.COVERED), at(6, P[1], WON, CardState.COVERED)]
+    table.slap(
+        [*shown, at(8, P[0], SECOND), *hid], [hand_on(3, "bottom", hid[0]), hand_on(4, "bottom", hid[1])]
+    )
+    assert not live.questions, list(live.questions.values())
+    assert len(claim_entries(live)) == before
+    assert "another capture" in ad.held[-1]["en"]

@@ -398,6 +398,15 @@ class Claims:
             evidence = {**evidence, "image": f"/api/evidence/{blob}.jpg", "p_same_as_won": round(p_won, 4)}
             evidence["checks"] = {**evidence["checks"], "capture_as_won": True}
             same = True
+        if not same and self._another_capture(locs, crops, state):
+            self.hold(
+                {"type": "claim"},
+                "the card under the hand shows another capture of that player than the one claimed: "
+                "which capture is claimed is not clear",
+                "la carte sous la main montre une autre prise de ce joueur que celle réclamée : "
+                "on ne sait pas laquelle est réclamée",
+            )
+            return
         if not same and not sure_cards and self._hand_off_the_pair(spots, seats[0]):
             self.hold(
                 {"type": "claim"},
@@ -431,6 +440,33 @@ class Claims:
                 amend_yes=[] if labels_same else same_fix,
                 amend_no=diff_fix if labels_same else [],
             )
+
+    def _another_capture(
+        self, locs: list[dict[str, Any]], crops: list[np.ndarray], state: Mapping[str, Any]
+    ) -> bool:
+        """Whether the claimed capture card's view surely shows another capture of its seat (one
+        of the views its cards were recorded by when won) and surely not the capture the claim
+        names (the one of the other card's face, :meth:`_loc_of`): the hand's card is then not the
+        claimed capture, which may lie out of sight (the live bench's seeds 0, 77.8 s and 5,
+        69.4 s: the claimed capture at the image's bottom edge, never in the table memory, the
+        hidden card beside it another capture of the seat under the arm; the table was asked
+        about that card and the pile's, another pattern, and "no" would penalise a right
+        steal). With no such views (a restart, a resync) nothing is said."""
+        caps = [k for k, loc in enumerate(locs) if "capture" in loc]
+        if len(caps) != 1:
+            return False
+        seat, index = locs[caps[0]]["capture"]
+        held = state.get("captures", [])[seat]
+        won = [self.won_views.get(face, []) for face, _n in held]
+        if index >= len(held) or not won[index]:
+            return False
+        own = self._signature_of(crops[caps[0]])
+        pairs = [(own, self._signature_of(v)) for views in won for v in views]
+        scores = iter(self.matcher.p_same_many(pairs)) if pairs else iter(())
+        best = [max((next(scores) for _ in views), default=0.0) for views in won]
+        if best[index] >= self.different_below:
+            return False  # it may be the claimed capture's card
+        return any(p >= self.sure for j, p in enumerate(best) if j != index)
 
     def _hand_off_the_pair(self, spots: list[Spot], seat: str) -> bool:
         """Whether a hand from the claimer's edge lies on neither of the two cards (its box holds

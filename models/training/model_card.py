@@ -174,7 +174,14 @@ def verifier_section(folder: Path, model: ModelFiles) -> list[str]:
         "Beside these files lies a classical verifier calibrated for them (`models/judge_verify.py`,",
         f"`tableref train judge-verify`): pairs the net gives p_same >= {gate:g} are also registered and"
         " compared",
-        "pixel by pixel, and their p_same comes from a logistic model of the net's logit and the verifier's",
+        "pixel by pixel, and their p_same comes from a logistic model of the net's logit"
+        + (
+            ", the net's logit of the second crop registered and light-evened onto the first (the"
+            " verifier's affine map and gain field: the finder's corner error and the light taken out)"
+            if settings.get("combination", {}).get("aligned_net")
+            else ""
+        )
+        + " and the verifier's",
         f'evidence; "same" then needs p_same >= the threshold in `{VERIFY_META}` ({same_at:.6f}),',
         *_different_lines(settings.get("different"), different_below),
         *_high_lines(settings.get("high")),

@@ -96,7 +96,8 @@ def test_content_does_not_depend_on_the_quarter_turn_or_the_order_of_the_pair() 
 def test_the_shipped_verifier_is_calibrated_on_the_evidence_the_code_measures() -> None:
     settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
     assert settings["verifier"]["features"] == list(jv.FEATURES)
-    assert len(settings["combination"]["weights"]) == 2 + len(jv.FEATURES)
+    aligned = int(jv.uses_aligned(settings["combination"]))
+    assert len(settings["combination"]["weights"]) == 2 + aligned + len(jv.FEATURES)
     assert PatternJudge().verifier is not None
 
 

@@ -46,16 +46,38 @@ def test_a_registration_that_gives_up_is_reported(genuine) -> None:
     assert not converged and np.array_equal(warp, np.eye(2, 3, dtype=np.float32))
 
 
+def _logit(settings: dict, m: jv.Measurement) -> tuple[float, float | None]:
+    """The combination's logit of "same" with the net's logit 0 (and its logit of the registered pair 0
+    where the model takes one), and that aligned logit (None where the model takes none)."""
+    za = 0.0 if jv.uses_aligned(settings["combination"]) else None
+    aligned = None if za is None else np.zeros(1)
+    return float(jv.combined_logit(np.zeros(1), m.evidence[None, :], settings["combination"], aligned)[0]), za
+
+
 def test_the_rule_fires_only_below_its_logit_and_on_converged_registrations(genuine) -> None:
     settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
     m = jv.measure(jv.view(genuine[0], True), jv.view(genuine[1], True))
-    z = float(jv.combined_logit(np.asarray([0.0]), m.evidence[None, :], settings["combination"])[0])
+    z, za = _logit(settings, m)
     above = settings | {"different": {"logit_below": z + 0.01}}
     below = settings | {"different": {"logit_below": z - 0.01}}
-    assert jv.says_different(0.0, m, above)
-    assert not jv.says_different(0.0, m, below)
-    assert not jv.says_different(0.0, dataclasses.replace(m, registered=False), above)
+    assert jv.says_different(0.0, m, above, 0.0, za)
+    assert not jv.says_different(0.0, m, below, 0.0, za)
+    assert not jv.says_different(0.0, dataclasses.replace(m, registered=False), above, 0.0, za)
     assert not jv.says_different(0.0, m, {k: v for k, v in settings.items() if k != "different"})
+
+
+def test_the_rule_judges_by_its_own_model_where_it_has_one(genuine) -> None:
+    """A rule with its own logistic model (a plain fit beside a weighted "same" one) reads the pair's
+    logit from it, not from the settings' model."""
+    settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    m = jv.measure(jv.view(genuine[0], True), jv.view(genuine[1], True))
+    z, za = _logit(settings, m)
+    own = dict(settings["combination"])
+    own["weights"] = [*own["weights"][:-1], own["weights"][-1] + 10.0]
+    plain_rule = settings | {"different": {"logit_below": z + 5.0}}
+    own_rule = settings | {"different": {"logit_below": z + 5.0, "combination": own}}
+    assert jv.says_different(0.0, m, plain_rule, 0.0, za)
+    assert not jv.says_different(0.0, m, own_rule, 0.0, za)
 
 
 def test_a_band_uses_its_own_threshold_and_an_unknown_resolution_the_global_one(genuine) -> None:
@@ -67,13 +89,13 @@ def test_a_band_uses_its_own_threshold_and_an_unknown_resolution_the_global_one(
     assert jv.different_logit_below({"logit_below": -3.0}, 70.0) == -3.0
     settings = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
     m = jv.measure(jv.view(genuine[0], True), jv.view(genuine[1], True))
-    z = float(jv.combined_logit(np.asarray([0.0]), m.evidence[None, :], settings["combination"])[0])
+    z, za = _logit(settings, m)
     banded = settings | {
         "different": {"logit_below": z - 1, "by_band": {"edges_px": [60.0], "logit_below": [z - 1, z + 1]}}
     }
-    assert jv.says_different(0.0, m, banded, 100.0)
-    assert not jv.says_different(0.0, m, banded, 50.0)
-    assert not jv.says_different(0.0, m, banded, 0.0)
+    assert jv.says_different(0.0, m, banded, 100.0, za)
+    assert not jv.says_different(0.0, m, banded, 50.0, za)
+    assert not jv.says_different(0.0, m, banded, 0.0, za)
 
 
 def _judge_with_rule(folder: Path, logit_below: float) -> PatternJudge:

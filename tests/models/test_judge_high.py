@@ -76,9 +76,18 @@ def test_the_band_calls_large_pairs_different_by_its_own_rule_and_leaves_the_res
     "different", with the p_same of its evidence measured at 128 px; a pair with one 100 px crop, and
     every pair under a band whose rule never fires, are judged exactly as without the band."""
     small = json.loads((MODEL_DIR / VERIFY_FILE).read_text(encoding="utf-8"))
+    # The band's model as calibrated: without the net's logit of the registered pair (its column 1 where
+    # the small crops' model takes one).
+    comb = small["combination"]
+    keep = [k for k in range(len(comb["weights"])) if not (jv.uses_aligned(comb) and k == 1)]
+    comb = {
+        "mean": [comb["mean"][k] for k in keep[:-1]],
+        "std": [comb["std"][k] for k in keep[:-1]],
+        "weights": [comb["weights"][k] for k in keep],
+    }
 
     def band(logit_below: float) -> dict:
-        return BAND | {"combination": small["combination"], "different": {"logit_below": logit_below}}
+        return BAND | {"combination": comb, "different": {"logit_below": logit_below}}
 
     firing = _judge_with_band(tmp_path / "fire", band(1e6))
     silent = _judge_with_band(tmp_path / "quiet", band(-1e6))
@@ -95,7 +104,7 @@ def test_the_band_calls_large_pairs_different_by_its_own_rule_and_leaves_the_res
     got = firing.p_same_many([(sa, sb)])[0]
     assert got < firing.different_below
     assert got == pytest.approx(
-        min(jv.combined_p(z, m.evidence[None, :], small["combination"], 0.0)[0], firing.different_below),
+        min(jv.combined_p(z, m.evidence[None, :], comb, 0.0)[0], firing.different_below),
         rel=1e-9,
     )
     assert not np.allclose(m.evidence, jv.measure(sa.lazy_view.get(), sb.lazy_view.get(), tried).evidence)

@@ -111,7 +111,8 @@ def test_calibration_runs_end_to_end_and_the_judge_takes_it_up(tmp_path: Path) -
     settings = tv.calibrate_verifier(folder, [ProceduralPatternDeck(500, 6, 64)], tv.CONFIGS["tiny"], "tiny")
     written = json.loads((folder / VERIFY_FILE).read_text(encoding="utf-8"))
     assert written["same_at_or_above"] == settings["same_at_or_above"] >= settings["gate"]
-    assert len(written["combination"]["weights"]) == 2 + len(jv.FEATURES)
+    assert written["combination"]["aligned_net"] is tv.CONFIGS["tiny"].aligned_net is True
+    assert len(written["combination"]["weights"]) == 3 + len(jv.FEATURES)
     assert written["validation"]["pairs"] == tv.CONFIGS["tiny"].calibration_pairs
     assert tv.write_verify_card(settings, folder).is_file()
     judge = PatternJudge(folder)
@@ -241,3 +242,29 @@ def test_the_turn_the_verifier_tries_is_the_one_the_net_scores_best(deck) -> Non
     assert np.isclose(z[order[0]], judge.best_logits([(sa, sb)])[0], atol=1e-5)
     va, vb = jv.view(a, True), jv.view(turned, True)
     assert np.array_equal(jv.evidence(va, vb, order[:1]), jv.evidence(va, vb))
+
+
+def test_the_fit_weighs_different_pairs_and_keeps_p_a_probability() -> None:
+    """Different pairs weighing 30: the fit is the weighted likelihood's optimum, its intercept then
+    raised by log(30), so where a logistic model is right (two classes of equal spread) its p is the
+    plain fit's, a probability; weight 1 is the plain fit."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(4000) < 0.8).astype(float)
+    x = (y * 1.5 + rng.normal(size=4000))[:, None]
+    plain = tv.fit_logistic(x, y, 1e-3)
+    assert tv.fit_logistic(x, y, 1e-3, 1.0) == plain
+    weighted = tv.fit_logistic(x, y, 1e-3, 30.0)
+
+    def logit(fit: dict) -> np.ndarray:
+        return (x[:, 0] - fit["mean"][0]) / fit["std"][0] * fit["weights"][0] + fit["weights"][1]
+
+    # The weighted likelihood's gradient vanishes once log(30) is taken off the intercept again.
+    r = np.where(y > 0, 1.0, 30.0)
+    r /= r.mean()
+    q = 1.0 / (1.0 + np.exp(-(logit(weighted) - np.log(30.0))))
+    z = np.column_stack([(x[:, 0] - weighted["mean"][0]) / weighted["std"][0], np.ones(len(y))])
+    grad = z.T @ (r * (q - y)) / len(y) + 1e-3 * (np.asarray(weighted["weights"]) - [0.0, np.log(30.0)])
+    assert np.abs(grad).max() < 1e-6
+    p_plain, p_weighted = (1.0 / (1.0 + np.exp(-logit(f))) for f in (plain, weighted))
+    assert np.abs(p_weighted - p_plain).mean() < 0.02
+    assert tv.CONFIGS["full"].different_weight == 10.0

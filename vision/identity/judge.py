@@ -14,7 +14,9 @@ and measures the largest difference left, and how much each card holds (a busy p
 difference on a genuine pair than a sparse one). Each signature builds the verifier's view of its crop only
 when the first such pair needs it (:class:`LazyView`).
 Where ``judge_verify.json`` lies beside the net (calibrated for these very net files), those pairs'
-``p_same`` comes from a logistic model of both (the net's logit and the verifier's evidence), and its
+``p_same`` comes from a logistic model of both (the net's logit and the verifier's evidence; where its
+calibration says so, also the net's logit of the second crop registered and light-evened onto the
+first by the verifier's own map and gain field: :func:`models.judge_verify.aligned_net_logit`), and its
 own "same" threshold, set on held-out decks, applies. "Different" is the net's call, and the
 verifier's where its calibration has a "different" rule (:func:`models.judge_verify.says_different`:
 both registrations converged and the combination's logit lies below every genuine calibration pair's,
@@ -192,7 +194,11 @@ class PatternJudge:
         """The high-resolution band's settings (judge_verify.json's ``high``), None without it."""
         self._below_different = float(np.nextafter(self.different_below, 0.0))
         self.gate = self.measure_from = 1.0
+        self._aligned = False
+        """Whether the verifier's model takes the net's logit of the registered, light-evened pair."""
         if self.verifier is not None:
+            rule_model = self.verifier.get("different", {}).get("combination", {})
+            self._aligned = jv.uses_aligned(self.verifier["combination"]) or jv.uses_aligned(rule_model)
             self.same_at = float(self.verifier["same_at_or_above"])
             self.gate = float(self.verifier["gate"])
             self.resolution = self.verifier.get("resolution")
@@ -296,10 +302,18 @@ class PatternJudge:
                         self._below_different,
                     )
                     continue
-            m = jv.measure(a.lazy_view.get(), b.lazy_view.get(), tried)
-            if jv.says_different(float(z[k]), m, self.verifier, min(a.px, b.px)):
+            va = a.lazy_view.get()
+            m = jv.measure(va, b.lazy_view.get(), tried, self._aligned)
+            za = None if m.aligned is None else self._aligned_logit(va, m.aligned, a.square)
+            if jv.says_different(float(z[k]), m, self.verifier, min(a.px, b.px), za):
                 p[k] = min(
-                    jv.combined_p(z[k : k + 1], m.evidence[None, :], self.verifier["combination"], 0.0)[0],
+                    jv.combined_p(
+                        z[k : k + 1],
+                        m.evidence[None, :],
+                        self.verifier["combination"],
+                        0.0,
+                        aligned=None if za is None else np.asarray([za]),
+                    )[0],
                     self._below_different,
                 )
             elif p[k] >= self.gate:
@@ -310,8 +324,37 @@ class PatternJudge:
                     self.verifier["combination"],
                     self.different_below,
                     offset,
+                    None if za is None else np.asarray([za]),
                 )[0]
         return p
+
+    def aligned_logit(self, a: np.ndarray, b_aligned: np.ndarray, square: bool) -> float:
+        """The net's calibrated logit of a (the verifier's normalised upright crop) against b registered
+        and light-evened onto it (:func:`models.judge_verify.aligned_net_logit`)."""
+        return jv.aligned_net_logit(
+            self._embed_fn, self._head_fn, a, b_aligned, square, self.platt, self.size, self.balance
+        )
+
+    def _aligned_logit(self, a: jv.VerifyView, b_aligned: np.ndarray, square: bool) -> float:
+        """:meth:`aligned_logit`, a's maps kept on its view for its next pair (a crop matched against an
+        enrolled deck's references is a in each of its pairs). Two threads may both make them: the
+        same maps."""
+        if a.net_maps is None:
+            a.net_maps = jv.net_maps(self._embed_fn, a.turn(0)[0], square, self.size, self.balance)
+        return jv.aligned_net_logit(
+            self._embed_fn,
+            self._head_fn,
+            a.turn(0)[0],
+            b_aligned,
+            square,
+            self.platt,
+            self.size,
+            self.balance,
+            a.net_maps,
+        )
+
+    def _embed_fn(self, x: np.ndarray) -> np.ndarray:
+        return self._embed.run(None, {"crops": x})[0]
 
     def verdict(self, p_same: float) -> str:
         if p_same >= self.same_at:

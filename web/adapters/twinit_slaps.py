@@ -103,13 +103,14 @@ bench's slaps by a player on a far pile or capture, seeds 1, 4 and 5, waited :da
 with their tips at the far edge)."""
 
 
-MASK_GAP_S = 0.07
+MASK_GAP_S = 0.05
 """A still arm's mask (:data:`MASK_STILL`) is compared with the newest mask vision saw at least this
-long before (0.7 of :data:`FRAME_S`: the frame before at 10 fps, its capture jittered by up to
-30 ms; three frames back at 30 fps). The frame before at 30 fps shows a third of the change an arm
-makes in 0.1 s: in a replay of seed 7 at 30 fps (not a bench game) an arm reaching past the far
-edge to gather won cards, its mask changing 0.4 to 1.9 % between two frames (1.7 to 3.9 % a tenth
-of a second, 2.8 % at 10 fps), passed as still and was put to the table as a claim after STILL_S."""
+long before (half of :data:`FRAME_S`: the frame before at 10 fps unless two captures come under
+50 ms apart; two frames back at 30 fps, 0.067 s). The frame before at 30 fps shows a third of the
+change an arm makes in 0.1 s: in a replay of seed 7 at 30 fps (not a bench game) an arm reaching
+past the far edge to gather won cards, its mask changing 0.4 to 1.9 % between two frames (0.9 to
+2.8 % over two, 1.7 to 3.9 % over three; 2.8 % at 10 fps), passed as still and was put to the
+table as a claim after STILL_S."""
 MASKS_KEPT_S = 0.5
 """How far back the hands' masks are kept (a slow vision's frames are 0.1 to 0.3 s apart)."""
 
@@ -173,7 +174,7 @@ class Slaps(Claims):
             if isinstance(mask, np.ndarray) and mask.ndim == 2 and tips
             else None
         )
-        # the arm's mask :data:`MASK_GAP_S` or more before (at 30 fps three frames back: the frame
+        # the arm's mask :data:`MASK_GAP_S` or more before (at 30 fps two frames back: the frame
         # before shows a third of a slow arm's change)
         mask_before = next((m for at, m in reversed(self._masks) if mono - at >= MASK_GAP_S - 1e-6), None)
         self._masks = (

@@ -282,6 +282,11 @@ brighter than the board under added light (``QUAD_PALE``), is the pale stone (se
 PALE_CHANNELS = True
 """... and whether that disc is judged on the board's channels below white only, where some are at
 white (they say nothing of what lies there)."""
+CLIPPED_CROSSING = True
+"""Whether on a board clipped at white a Go point read empty must be darker at its centre than its ring
+by ``CLIP_PIT`` (see ``_crossings``)."""
+CROSSING_QUARTERS = 0.01
+"""(log units, about 2.5 levels at white) how much darker than the board a lifted stone's every quarter is."""
 QUAD_LIT = True
 """Whether a dark stone is also judged with the added light taken off (see ``_crossings``)."""
 LONE_AFTER_LIFT = True
@@ -554,6 +559,13 @@ class BoardReader:
         bare &= ~clipped | (q.max(-1) >= -QUAD_CLIPPED)
         dmin = np.where((label == 0) & ~bare, np.maximum(dmin, 1.0), dmin)
         v = hole_log - np.concatenate([board, board], -1)
+        if CLIPPED_CROSSING:
+            # There too an empty point's lines darken its centre, where they cross, more than its
+            # ring: a point as dark at its centre as round it, its four quarters all darker than the
+            # white board (``CROSSING_QUARTERS``), is a black stone lifted to one even grey.
+            even = v[..., :3].mean(-1) - v[..., 3:].mean(-1) > -CLIP_PIT
+            even &= q.max(-1) <= -CROSSING_QUARTERS
+            dmin = np.where((label == 0) & clipped & even, np.maximum(dmin, 1.0), dmin)
         # Under glare (``glare``, default: the last read's) a white stone is lifted about as much
         # as the board and keeps little of its contrast: a point read as the pale stone whose
         # quarters, centre and ring are one even disc a little brighter than the board is that

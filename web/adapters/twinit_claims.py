@@ -408,12 +408,7 @@ class Claims:
             )
             return
         if not same and not sure_cards and self._hand_off_the_pair(spots, seats[0]):
-            self.hold(
-                {"type": "claim"},
-                "a hand of the claimer lies on neither card: which two are claimed is not clear",
-                "une main du joueur n'est sur aucune des deux cartes : "
-                "on ne sait pas lesquelles sont réclamées",
-            )
+            self._hold_pair_unclear()
             return
         # the referee rules on face labels: when vision's call needs them rewritten and neither
         # card's can be, the referee would rule the other way; the table decides instead
@@ -467,6 +462,15 @@ class Claims:
         if best[index] >= self.different_below:
             return False  # it may be the claimed capture's card
         return any(p >= self.sure for j, p in enumerate(best) if j != index)
+
+    def _hold_pair_unclear(self) -> None:
+        """Hold the claim: a hand of the claimer lies on neither card, so which two are claimed is not
+        clear (asking the table about two other cards could penalise a right claim)."""
+        self.hold(
+            {"type": "claim"},
+            "a hand of the claimer lies on neither card: which two are claimed is not clear",
+            "une main du joueur n'est sur aucune des deux cartes : on ne sait pas lesquelles sont réclamées",
+        )
 
     def _hand_off_the_pair(self, spots: list[Spot], seat: str) -> bool:
         """Whether a hand from the claimer's edge lies on neither of the two cards (its box holds

@@ -269,12 +269,7 @@ class Slaps(Claims):
             # one hand on a hidden card, the other on none the referee knows (the finder lost
             # it): the hidden cards are not the claimed pair (seed 7, 28.6 s: the table was asked
             # about the one hand's card and a card under the other's arm)
-            self.hold(
-                {"type": "claim"},
-                "a hand of the claimer lies on neither card: which two are claimed is not clear",
-                "une main du joueur n'est sur aucune des deux cartes : "
-                "on ne sait pas lesquelles sont réclamées",
-            )
+            self._hold_pair_unclear()
             return
         pair = tipped if tipped is not None else self._pick_pair(sorted(hidden), snapshot, tips, size)
         if pair is None:

@@ -43,16 +43,24 @@ def _arm(width: int) -> np.ndarray:
     return mask
 
 
-def _reaching_across(tmp_path: Path, widths: list[int]) -> list[int]:
-    """Ben's arm comes in from the top and lies across Ana's pile at the bottom edge, over the
-    two cards of one pattern; the claims counted after each frame of ``widths`` (its mask's width)."""
+def _ben_arriving(tmp_path: Path, dt: float | None = None) -> tuple:
+    """Ana's pile game with Ben's arm come in from the top edge over three cards in sight: the live
+    game, the table driver, and the same cards with the two of one pattern covered."""
     live, _ad, table = pile_game(tmp_path)
     cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
     covered = [cards[0], card(2, P[1], *TOP, state=CardState.COVERED)]
     covered.append(card(3, P[1], *BOTTOM, state=CardState.COVERED))
     arriving = np.zeros((720, 1280), np.uint8)
     cv2.line(arriving, (640, 0), (640, 150), 1, 60)
-    table.show(cards, [HandObservation(1, Seat("top"), (), (610, 0, 60, 150))], mask=arriving)
+    shown = {} if dt is None else {"dt": dt}
+    table.show(cards, [HandObservation(1, Seat("top"), (), (610, 0, 60, 150))], mask=arriving, **shown)
+    return live, table, covered
+
+
+def _reaching_across(tmp_path: Path, widths: list[int]) -> list[int]:
+    """Ben's arm comes in from the top and lies across Ana's pile at the bottom edge, over the
+    two cards of one pattern; the claims counted after each frame of ``widths`` (its mask's width)."""
+    live, table, covered = _ben_arriving(tmp_path)
     counts = []
     for width in widths:
         hands = (HandObservation(1, Seat("bottom"), (2, 3), (640 - width // 2, 0, width, 720)),)
@@ -182,13 +190,7 @@ def test_an_arm_cut_off_by_the_edge_changing_slowly_at_30_fps_is_no_still_arm(tm
     mask grows 1.1 % a frame at 30 fps (under MASK_STILL between two frames, 3.3 % a tenth of a
     second). Compared with the mask a tenth of a second before, it moves: no claim after STILL_S,
     as at 10 fps (seed 7 at 30 fps, 17.8 s: such an arm was put to the table as a claim)."""
-    live, _ad, table = pile_game(tmp_path)
-    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
-    covered = [cards[0], card(2, P[1], *TOP, state=CardState.COVERED)]
-    covered.append(card(3, P[1], *BOTTOM, state=CardState.COVERED))
-    arriving = np.zeros((720, 1280), np.uint8)
-    cv2.line(arriving, (640, 0), (640, 150), 1, 60)
-    table.show(cards, [HandObservation(1, Seat("top"), (), (610, 0, 60, 150))], mask=arriving, dt=1 / 30)
+    live, table, covered = _ben_arriving(tmp_path, dt=1 / 30)
     before = None
     for k in range(12):  # 0.4 s, under HOLD_S
         mask = _arm(70)

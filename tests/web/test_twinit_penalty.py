@@ -175,6 +175,7 @@ def test_a_card_seen_at_one_moment_only_is_not_confirmed_by_the_record_made_then
         place_views=views,
         view_at={("pile", 0): new_look, ("pile", 1): twin_look},
         matcher=SimpleNamespace(p_same_many=p_same_many),
+        _p_same_sigs=p_same_many,  # (the judge asked anew each time: no pair kept)
         sure=0.9,
         different_below=0.1,
         _signature_of=lambda view: view,
@@ -228,6 +229,7 @@ def test_a_capture_whose_won_cards_are_not_laid_yet_is_no_penalty() -> None:
         live=SimpleNamespace(snapshot_state=lambda: state),
         _face_at=lambda st, loc: Slaps._face_at(judge, st, loc),
         matcher=SimpleNamespace(p_same_many=p_same_many),
+        _p_same_sigs=p_same_many,  # (the judge asked anew each time: no pair kept)
         sure=0.9,
         different_below=0.1,
         _signature_of=lambda view: view,
@@ -273,6 +275,7 @@ def test_a_card_played_from_a_known_pile_top_needs_its_view_to_match_that_top() 
         view_at={("pile", 1): next_top, ("table", 15): on_table},
         top_view_of={15: top_look},
         matcher=SimpleNamespace(p_same_many=p_same_many),
+        _p_same_sigs=p_same_many,  # (the judge asked anew each time: no pair kept)
         sure=0.9,
         different_below=0.1,
         _signature_of=lambda view: view,

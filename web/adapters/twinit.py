@@ -130,6 +130,10 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         self._claimed: list[np.ndarray] | None = None
         self._pairs_p: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, float]] = {}
         """(id, id) of two views -> (the views, their p(same)): a slap's pair judged once."""
+        self._sig_pairs: dict[tuple[int, int], tuple[Any, Any, float]] = {}
+        """(id, id) of two signatures -> (the signatures, their p(same)): the pairs a claim asks of
+        the judge, asked on the frame the hands land and reused on the frame that rules
+        (:meth:`Claims._p_same_sigs`)."""
         self._sigs: dict[int, tuple[np.ndarray, Any]] = {}
         """id(view) -> (view, signature): the last clean views' signatures, made while the hands
         come down so that the slap's comparison needs only the pair head."""

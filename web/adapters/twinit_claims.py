@@ -28,6 +28,10 @@ RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
 PAIRS_KEPT = 8
 """Pairs of views whose p(same) is kept (:meth:`Claims._p_same_views`)."""
+SIG_PAIRS_KEPT = 64
+"""Pairs of signatures whose p(same) is kept (:meth:`Claims._p_same_sigs`): a claim's checks ask
+up to ~20 (its views against older ones, the record, the captures as won), the choice among an
+arm's hidden cards every pair of them (36 for 9 cards)."""
 FRESH_S = 1.0
 """A penalty needs both cards' views seen with no hand on them at most this long before the
 hands landed on them (an older view may show a card since covered, moved or turned)."""
@@ -77,6 +81,64 @@ class Claims:
         for stale in list(self._pairs_p)[: max(0, len(self._pairs_p) - PAIRS_KEPT)]:
             del self._pairs_p[stale]
         return p
+
+    def _p_same_sigs(self, pairs: list[tuple[Any, Any]]) -> list[float]:
+        """The judge's p(same) of signature pairs (:meth:`Matcher.p_same_many`), kept for the very
+        same two signatures (:data:`SIG_PAIRS_KEPT` pairs, the oldest dropped first): a claim's
+        checks are asked on the frame its hands land (:meth:`judge_ahead`) and again on the frame
+        that rules, from the same views. A view or record that changed in between is another
+        signature: asked anew, never answered from the cache."""
+        out: list[float | None] = []
+        todo: list[tuple[Any, Any]] = []
+        for a, b in pairs:
+            known = self._sig_pairs.get((id(a), id(b)))
+            if known is not None and known[0] is a and known[1] is b:
+                out.append(known[2])
+            else:
+                out.append(None)
+                todo.append((a, b))
+        if todo:
+            fresh = iter(self.matcher.p_same_many(todo))
+            for k, (a, b) in enumerate(pairs):
+                if out[k] is None:
+                    p = float(next(fresh))
+                    out[k] = p
+                    self._sig_pairs[(id(a), id(b))] = (a, b, p)
+            for stale in list(self._sig_pairs)[: max(0, len(self._sig_pairs) - SIG_PAIRS_KEPT)]:
+                del self._sig_pairs[stale]
+        return [float(p) for p in out if p is not None]
+
+    def judge_ahead(self, spots: list[Spot], landed: float) -> None:
+        """Asks the judge now what a claim on these two cards, landed at ``landed``, will ask on the
+        frame that rules it (:meth:`_claim`): the pair, and for a pair not surely the same, each
+        card's views against older ones and the record (:meth:`_sound_evidence`) and a capture's
+        cards as won (:meth:`_capture_as_won`, :meth:`_another_capture`). Called on the frame the
+        hands land: every view it reads was taken before then, so the ruling frame finds the
+        answers kept (a record changed in between only costs a new question). Rules nothing."""
+        if len(spots) != 2:
+            return
+        state = self.live.snapshot_state()
+        locs = self._claimed_locs(spots, state)
+        if any(loc is None for loc in locs):
+            return
+        located = [loc for loc in locs if loc is not None]
+        crops, fresh = self._evidence(spots, landed)
+        p_same = self._p_same_views(crops[0], crops[1])
+        if p_same >= self.sure:
+            return  # ruled "same" from the pair alone
+        if fresh and all(_square(c) for c in crops) and p_same < self.different_below:
+            self._sound_evidence(spots, located, landed)
+        if self._capture_as_won(located, crops, p_same, state) is None:
+            self._another_capture(located, crops, state)
+
+    def pick_ahead(self, spots: list[Spot]) -> None:
+        """Asks the judge now what :meth:`_pick_pair` will ask when one arm (or two vision sees as
+        one) hides more than two cards: every pair of their newest views. ``spots`` in the order
+        of the stable snapshot, as :meth:`_pick_pair` pairs them. Rules nothing."""
+        if len(spots) <= 2:
+            return
+        sigs = [self._signature_of(self._latest_view(s)) for s in spots]
+        self._p_same_sigs([(a, b) for k, a in enumerate(sigs) for b in sigs[k + 1 :]])
 
     def _prepare(self, spots: list[Spot]) -> None:
         """Signatures of these cards' last clean views, in one batch, before they are needed."""
@@ -153,7 +215,7 @@ class Claims:
                 owners.append((k, True))
         views = [e.view.view for e in found if e is not None]
         pairs.append((self._signature_of(views[0]), self._signature_of(views[1])))
-        scores = self.matcher.p_same_many(pairs)
+        scores = self._p_same_sigs(pairs)
         for k, ev in enumerate(found):
             assert ev is not None
             older = [p for (i, rec), p in zip(owners, scores, strict=False) if i == k and not rec]
@@ -199,7 +261,7 @@ class Claims:
         other = self._signature_of(crops[1 - k])
         pairs = [(other, self._signature_of(v)) for v in won[index]]
         pairs += [(own, self._signature_of(v)) for j in range(len(held)) for v in won[j]]
-        scores = self.matcher.p_same_many(pairs)
+        scores = self._p_same_sigs(pairs)
         to_other, rest = scores[: len(won[index])], scores[len(won[index]) :]
         own_p: list[list[float]] = []
         for views in won:
@@ -226,9 +288,7 @@ class Claims:
         sigs = {i: self._signature_of(self._latest_view(snapshot[i])) for i in hidden}
         pairs = [[a, b] for k, a in enumerate(hidden) for b in hidden[k + 1 :]]
         # every pair in one batch of the judge's head (arms over many cards: 36 calls were one each)
-        scored = list(
-            zip(self.matcher.p_same_many([(sigs[a], sigs[b]) for a, b in pairs]), pairs, strict=True)
-        )
+        scored = list(zip(self._p_same_sigs([(sigs[a], sigs[b]) for a, b in pairs]), pairs, strict=True))
         sure = [pair for p, pair in scored if p >= self.sure]
         if len(sure) == 1:
             return sure[0]
@@ -267,6 +327,17 @@ class Claims:
                 return {"capture": [seat, same[0] if same else len(held) - 1]}
         return None
 
+    def _claimed_locs(self, spots: list[Spot], state: Mapping[str, Any]) -> list[dict[str, Any] | None]:
+        """Where the referee has the two claimed cards (:meth:`_loc_of`; a capture card is the
+        capture of the other card's face when its seat holds one)."""
+        locs = [self._loc_of(spots[0], None, state), self._loc_of(spots[1], None, state)]
+        faces = [self._face_at(state, loc) if loc else None for loc in locs]
+        if locs[0] and "capture" in locs[0]:
+            locs[0] = self._loc_of(spots[0], faces[1], state)
+        if locs[1] and "capture" in locs[1]:
+            locs[1] = self._loc_of(spots[1], faces[0], state)
+        return locs
+
     def _face_at(self, state: Mapping[str, Any], loc: Mapping[str, Any]) -> str | None:
         if "table" in loc:
             return next((f for i, f in state.get("table", []) if i == loc["table"]), None)
@@ -287,12 +358,7 @@ class Claims:
             )
             return
         state = self.live.snapshot_state()
-        locs = [self._loc_of(spots[0], None, state), self._loc_of(spots[1], None, state)]
-        faces = [self._face_at(state, loc) if loc else None for loc in locs]
-        if locs[0] and "capture" in locs[0]:
-            locs[0] = self._loc_of(spots[0], faces[1], state)
-        if locs[1] and "capture" in locs[1]:
-            locs[1] = self._loc_of(spots[1], faces[0], state)
+        locs = self._claimed_locs(spots, state)
         if any(loc is None for loc in locs):
             self.hold(
                 {"type": "claim"},
@@ -457,7 +523,7 @@ class Claims:
             return False
         own = self._signature_of(crops[caps[0]])
         pairs = [(own, self._signature_of(v)) for views in won for v in views]
-        scores = iter(self.matcher.p_same_many(pairs)) if pairs else iter(())
+        scores = iter(self._p_same_sigs(pairs))
         best = [max((next(scores) for _ in views), default=0.0) for views in won]
         if best[index] >= self.different_below:
             return False  # it may be the claimed capture's card

@@ -1,0 +1,110 @@
+"""A Twin It claim's questions to the judge are asked on the frame its hands land
+(:meth:`Claims.judge_ahead`) and their answers kept by the very signatures asked
+(:meth:`Claims._p_same_sigs`): the frame that rules finds them there and rules as it would have."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tests.web.tableobs import card, crop, hand_on
+from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP, P, claim_entries, pile_game
+from vision.observation import CardState
+from web.adapters.twinit_claims import SIG_PAIRS_KEPT
+from web.adapters.twinit_table import nearest
+
+
+def counting(adapter) -> list[int]:
+    """The sizes of the batches of pairs the adapter's matcher is asked from now on."""
+    asked: list[int] = []
+    many = adapter.matcher.p_same_many
+
+    def p_same_many(pairs):
+        asked.append(len(pairs))
+        return many(pairs)
+
+    adapter.matcher.p_same_many = p_same_many
+    return asked
+
+
+def test_a_pair_asked_again_is_answered_from_the_kept_score(tmp_path: Path) -> None:
+    _live, ad, _table = pile_game(tmp_path)
+    a, b, c = (ad._signature_of(crop(f).copy()) for f in (P[0], P[0], P[1]))
+    asked = counting(ad)
+    first = ad._p_same_sigs([(a, b), (a, c)])
+    assert asked == [2] and first[0] > 0.9 and first[1] < 0.1
+    assert ad._p_same_sigs([(a, c), (a, b)]) == [first[1], first[0]]
+    assert asked == [2]  # nothing asked again
+    # a view that changed in between (the record rewritten, a new view of the place) is another
+    # signature, even of the very same pixels: asked anew, never answered from the kept score
+    b2 = ad._signature_of(crop(P[0]).copy())
+    c2 = ad._signature_of(crop(P[2]).copy())
+    assert ad._p_same_sigs([(a, b2), (a, c2), (a, b)]) == [first[0], ad.matcher.compare(a, c2), first[0]]
+    assert asked == [2, 2]
+
+
+def test_the_kept_scores_are_bounded_the_newest_kept(tmp_path: Path) -> None:
+    _live, ad, _table = pile_game(tmp_path)
+    rng = np.random.default_rng(3)
+    sigs = [rng.integers(0, 255, (16, 16, 3), dtype=np.uint8) for _ in range(SIG_PAIRS_KEPT + 10)]
+    for k in range(len(sigs) - 1):
+        ad._p_same_sigs([(sigs[k], sigs[k + 1])])
+    assert len(ad._sig_pairs) == SIG_PAIRS_KEPT
+    asked = counting(ad)
+    ad._p_same_sigs([(sigs[-2], sigs[-1])])  # the newest: kept
+    ad._p_same_sigs([(sigs[0], sigs[1])])  # the oldest: dropped, asked anew
+    assert asked == [1]
+    assert len(ad._sig_pairs) == SIG_PAIRS_KEPT
+
+
+def wrong_slap(tmp_path: Path, ahead: bool) -> tuple[dict, list[int]]:
+    """Ana slaps the card she played and Ben's pile top, two patterns: the landing frame (with the
+    claim's questions asked then when ``ahead``), then the frame that rules. Returns the claim's
+    entry and the batches of pairs the judge was asked on the ruling frame."""
+    live, ad, table = pile_game(tmp_path)
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    hands = [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])]
+    table.show([*covered, cards[2]], hands)
+    assert ad._pending is not None and not claim_entries(live)
+    if ahead:
+        snapshot, tol = ad.stable.snapshot, 0.25 * ad.stable.card_px
+        at = [nearest(snapshot, np.array(xy, np.float64), tol) for xy in (MIDDLE, TOP)]
+        assert None not in at
+        ad.judge_ahead([snapshot[i] for i in at if i is not None], ad._pending[1])
+    asked = counting(ad)
+    table.show([*covered, cards[2]], hands)
+    (entry,) = claim_entries(live)
+    return entry, asked
+
+
+def test_a_penalty_judged_ahead_is_ruled_alike_with_nothing_asked_on_the_ruling_frame(tmp_path: Path) -> None:
+    """The penalty's checks (the pair, each card's views against older ones and the record) asked
+    on the landing frame: the ruling frame asks the judge nothing, and rules the same."""
+    plain, asked_plain = wrong_slap(tmp_path / "plain", ahead=False)
+    ahead, asked_ahead = wrong_slap(tmp_path / "ahead", ahead=True)
+    assert plain["ruling"]["verdict"] == ahead["ruling"]["verdict"] == "invalid"
+    assert plain["evidence"]["checks"] == ahead["evidence"]["checks"]
+    assert plain["evidence"]["checks"]["sound_views"] is True
+    assert plain["evidence"]["p_same"] == ahead["evidence"]["p_same"]
+    assert sum(asked_plain) > 0 and sum(asked_ahead) == 0, (asked_plain, asked_ahead)
+
+
+def test_an_arms_hidden_pairs_judged_ahead_pick_the_same_pair_asking_nothing(tmp_path: Path) -> None:
+    """One arm over the three cards: every pair of their views asked a frame ahead, the choice of
+    the claimed pair asks the judge nothing more and picks the same two (Ben's two pile cards)."""
+    picked = []
+    for ahead in (False, True):
+        _live, ad, _table = pile_game(tmp_path / str(ahead))
+        snapshot = ad.stable.snapshot
+        hidden = sorted(range(len(snapshot)))
+        assert len(hidden) == 3
+        if ahead:
+            ad.pick_ahead([snapshot[i] for i in hidden])
+        asked = counting(ad)
+        pair = ad._pick_pair(hidden, snapshot, [])
+        assert pair is not None
+        picked.append(sorted(tuple(int(v) for v in snapshot[i].center) for i in pair))
+        assert (sum(asked) == 0) == ahead, asked
+    assert picked[0] == picked[1] == sorted([TOP, BOTTOM])

@@ -243,6 +243,18 @@ ENROLLED_RULE = "judge_enrolled.json"
 """The closed-set rule of the judge with an enrolled deck (``vision.identity.enrolled``)."""
 
 
+def _merge_basis(cal: dict) -> str:
+    """Where the enrolled rule's merge threshold comes from (files before s15: the highest pair + 1)."""
+    rank = cal.get("merge_rank")
+    if rank is None:
+        return "above every pair of two patterns' references in calibration, by 1 logit"
+    return (
+        f"{float(cal['merge_margin']):g} logit above the {rank}th highest p_same of the calibration's"
+        f" pairs of two patterns' references, {float(cal['merge_reference_pair_p']):.6f}; the highest is"
+        f" {float(cal['highest_different_reference_pair_p']):.6f}"
+    )
+
+
 def enrolled_section(folder: Path) -> list[str]:
     """The judge card's section on the closed-set rule used with an enrolled Twin It deck, if any."""
     path = Path(folder) / ENROLLED_RULE
@@ -267,8 +279,7 @@ def enrolled_section(folder: Path) -> list[str]:
         " calibrated, verifier included) and keeps its best pattern group's p_same and the best p_same",
         "of any other group. Its margin is the logit of the first",
         "minus the logit of the second. References join one group where the judge gives a pair of them",
-        f"p_same >= {merge_at:.6f} (above every pair of two patterns' references in calibration, by"
-        " 1 logit).",
+        f"p_same >= {merge_at:.6f} ({_merge_basis(cal)}).",
         f"A pair is **same** when both crops match one group at p_same >= {floor:g} with margins >="
         f" {same_m:.3f}; **different** when they match two groups at p_same >= {floor:g} with margins"
         f" >= {diff_m:.3f}; where the pair judge is sure of the opposite, **uncertain**; otherwise the",

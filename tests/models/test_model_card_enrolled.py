@@ -15,6 +15,9 @@ def test_the_card_gives_the_shipped_rule_and_its_calibration() -> None:
     assert f"margins >= {rule['same_margin']:.3f}" in text
     assert f"margins >= {rule['different_margin']:.3f}" in text
     assert json.dumps(rule["calibration"]["enrolled_judge"]) in text
+    cal = rule["calibration"]
+    assert f"above the {cal['merge_rank']}th highest p_same" in text  # not the single highest pair
+    assert f"{cal['merge_reference_pair_p']:.6f}; the highest is" in text
     assert text.strip() in (MODELS / "judge.md").read_text(encoding="utf-8")
 
 

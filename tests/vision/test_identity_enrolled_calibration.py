@@ -22,14 +22,22 @@ def test_margins_lie_above_every_pair_they_would_rule_wrongly() -> None:
     assert th["same_margin"] == ec.MIN_MARGIN and th["highest_wrong_same_margin"] is None
 
 
-def test_references_merge_above_every_pair_of_two_patterns() -> None:
-    deck = ec.DeckData(
-        "d", Path("."), {"a": "x", "b": "x", "c": "y"}, [("a", "b", 0.999), ("a", "c", 0.97)], [], [], [], 0.0
-    )
-    merge_at, worst = ec.merge_threshold([deck], same_at=0.9)
-    assert worst == 0.97
-    assert math.isclose(math.log(merge_at / (1 - merge_at)), math.log(0.97 / 0.03) + ec.MERGE_MARGIN)
-    assert ec.merge_threshold([deck], same_at=0.999)[0] == 0.999  # never below the judge's "same"
+def test_references_merge_above_the_ranked_pair_of_two_patterns_not_the_single_highest() -> None:
+    """merge_at lies MERGE_MARGIN above the (MERGE_RANK_PER_DECK x decks)-th highest pair of two
+    patterns' references: one outlying pair does not set it alone."""
+    truth = {f"c{i}": f"x{i}" for i in range(8)} | {"d": "x0"}
+    diff = [0.99, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    pairs = [("c0", "d", 0.999)] + [(f"c{i}", f"c{i + 1}", p) for i, p in enumerate(diff)]
+    deck = ec.DeckData("d", Path("."), truth, pairs, [], [], [], 0.0)
+    merge_at, ranked, worst = ec.merge_threshold([deck, deck], same_at=0.5)
+    assert worst == 0.99
+    k = ec.MERGE_RANK_PER_DECK * 2
+    assert ranked == sorted(diff * 2, reverse=True)[k - 1] < worst
+    logit = math.log(merge_at / (1 - merge_at))
+    assert math.isclose(logit, math.log(ranked / (1 - ranked)) + ec.MERGE_MARGIN)
+    assert ec.merge_threshold([deck], same_at=0.9999)[0] == 0.9999  # never below the judge's "same"
+    few = ec.DeckData("f", Path("."), truth, [("c1", "c2", 0.7)], [], [], [], 0.0)
+    assert ec.merge_threshold([few], same_at=0.5)[1] == 0.7  # fewer pairs than the rank: the lowest
 
 
 def test_figures_count_uncertain_as_not_correct() -> None:

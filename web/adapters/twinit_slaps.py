@@ -53,7 +53,16 @@ most :data:`ARRIVAL_S` before count so (a slap lands at once; two hands sweeping
 together have been over the table for a while). So too one arm: it hides the cards it claims at
 most this long after it came onto the table (an arm playing a card or carrying won ones has been
 over the table a while when it passes over two cards; the live bench's seed 3 asked the table
-five times so)."""
+five times so), and within :data:`ONE_ARM_ARRIVAL_S` when it is alone."""
+ONE_ARM_ARRIVAL_S = 0.6
+"""One arm (or two arms vision sees as one) claims only the cards it hides at most this long after
+it came onto the table. In the offline replay of the eight live games (seeds 0-7, every frame at
+10 fps, 8676901's pipeline) the one-arm claims hid their cards 0.1 to 0.4 s after their arm was
+first seen; the arms playing or carrying a card that :data:`ARRIVAL_S` refused, 0.9 to 1.8 s (a
+play's hand lands on its pile 0.8 s after it sets off, and reaches the table later). With
+:data:`ARRIVAL_S` the margin to a play was one frame: live, where the first frame that shows an arm
+and the first that shows the cards hidden fall at other times, such plays were put to the table as
+claims on two table cards (the live bench's runs at d4f130e: seed 3 at 51.61 s, seed 4 at 73.71 s)."""
 REST_TIPS = 0.3
 """Two arm tips on the claimed cards have landed once each lies within this fraction of a card of
 where a tip lay the frame before: hands still coming down over the cards move 0.8 to 1 card
@@ -257,7 +266,8 @@ class Slaps(Claims):
             held = held or self._pending_frames >= round(hold / max(float(np.median(self._gaps)), 1e-3))
         if self._pending_frames < confirm or not held:
             return
-        if tipped is None and tips and all(self._pending[1] - since > ARRIVAL_S + 1e-6 for *_, since in tips):
+        late = ONE_ARM_ARRIVAL_S + 1e-6
+        if tipped is None and tips and all(self._pending[1] - since > late for *_, since in tips):
             return  # one arm over the table a while before it hid these cards: a play or a carry
         on_cards = tips_on(landed, tipped, hidden, snapshot, self.stable.card_px, size) if tipped else {}
         if tipped is not None and not tips_at_rest(

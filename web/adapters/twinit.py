@@ -214,8 +214,20 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         return f"twinit:m{self.next_label:03d}"
 
     def label(self, view: np.ndarray) -> str:
-        """The known face this view surely shows, else a new label."""
-        return self.labels_for([view])[0]
+        """The known face this view surely shows, else a new label (:meth:`labels_for` of one view,
+        on the vision thread: its signature and its pairs with the labels through the claims'
+        caches, which a claim's landing frame may have filled, :meth:`Claims.judge_ahead`)."""
+        sig = self._signature_of(view)
+        known = list(self.labels.items())
+        best, best_p = None, 0.0
+        for (face, _), q in zip(known, self._p_same_sigs([(sig, ref) for _, ref in known]), strict=True):
+            if q > best_p:
+                best, best_p = face, q
+        if best is not None and best_p >= self.sure:
+            return best
+        face = self._fresh()
+        self.labels[face] = sig
+        return face
 
     def labels_for(self, views: list[np.ndarray]) -> list[str]:
         """:meth:`label` of each view in turn (a view may match a label an earlier one just made),

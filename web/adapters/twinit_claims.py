@@ -28,10 +28,12 @@ RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
 PAIRS_KEPT = 8
 """Pairs of views whose p(same) is kept (:meth:`Claims._p_same_views`)."""
-SIG_PAIRS_KEPT = 64
+SIG_PAIRS_KEPT = 256
 """Pairs of signatures whose p(same) is kept (:meth:`Claims._p_same_sigs`): a claim's checks ask
-up to ~20 (its views against older ones, the record, the captures as won), the choice among an
-arm's hidden cards every pair of them (36 for 9 cards)."""
+up to ~30 (its views against older ones, the record, the captures as won), the choice among an
+arm's hidden cards every pair of them (36 for 9 cards), a new view's label one pair per face known
+(up to ~70 late in a game): a label made between the landing frame and the ruling frame must not
+push the claim's pairs out."""
 FRESH_S = 1.0
 """A penalty needs both cards' views seen with no hand on them at most this long before the
 hands landed on them (an older view may show a card since covered, moved or turned)."""
@@ -55,8 +57,13 @@ class Claims:
     """Claims judged and ruled (or put to the table)."""
 
     def _signature_of(self, view: np.ndarray) -> Any:
+        """The judge's signature of ``view``, kept for the newest views used (:data:`RECENT_VIEWS`):
+        a view used again is kept as newly used, so that a claim's views, signed long before
+        and used on the frame its hands land, are the very same signatures on the frame that
+        rules (and their pairs' scores kept, :meth:`_p_same_sigs`)."""
         cached = self._sigs.get(id(view))
         if cached is not None and cached[0] is view:
+            self._sigs[id(view)] = self._sigs.pop(id(view))  # newly used: kept last
             return cached[1]
         sig = self.matcher.signature(view)
         self._remember_sig(view, sig)
@@ -94,6 +101,7 @@ class Claims:
             known = self._sig_pairs.get((id(a), id(b)))
             if known is not None and known[0] is a and known[1] is b:
                 out.append(known[2])
+                self._sig_pairs[(id(a), id(b))] = self._sig_pairs.pop((id(a), id(b)))  # newly used
             else:
                 out.append(None)
                 todo.append((a, b))
@@ -110,9 +118,10 @@ class Claims:
 
     def judge_ahead(self, spots: list[Spot], landed: float) -> None:
         """Asks the judge now what a claim on these two cards, landed at ``landed``, will ask on the
-        frame that rules it (:meth:`_claim`): the pair, and for a pair not surely the same, each
-        card's views against older ones and the record (:meth:`_sound_evidence`) and a capture's
-        cards as won (:meth:`_capture_as_won`, :meth:`_another_capture`). Called on the frame the
+        frame that rules it (:meth:`_claim`): a pile card's label when its face is not known yet,
+        the pair, and for a pair not surely the same, each card's views against older ones and the
+        record (:meth:`_sound_evidence`) and a capture's card against the seat's captures as won
+        (:meth:`_capture_as_won`, :meth:`_another_capture`). Called on the frame the
         hands land: every view it reads was taken before then, so the ruling frame finds the
         answers kept (a record changed in between only costs a new question). Rules nothing."""
         if len(spots) != 2:
@@ -123,6 +132,7 @@ class Claims:
             return
         located = [loc for loc in locs if loc is not None]
         crops, fresh = self._evidence(spots, landed)
+        self._label_ahead(located, crops, state)
         p_same = self._p_same_views(crops[0], crops[1])
         if p_same >= self.sure:
             return  # ruled "same" from the pair alone
@@ -130,6 +140,23 @@ class Claims:
             self._sound_evidence(spots, located, landed)
         if self._capture_as_won(located, crops, p_same, state) is None:
             self._another_capture(located, crops, state)
+        for k, loc in enumerate(located):
+            if "capture" in loc:  # (every capture of the seat: the one named may change on the ruling
+                # frame, when the other card's face is read then from its view)
+                self._against_won(crops[k], int(loc["capture"][0]), state)
+
+    def _label_ahead(
+        self, locs: list[dict[str, Any]], crops: list[np.ndarray], state: Mapping[str, Any]
+    ) -> None:
+        """A claimed pile card whose face the referee does not know (its top not read, or the pile
+        counted empty) is labelled from its view on the ruling frame (:meth:`_claim`): its pairs
+        with every face known, asked now."""
+        for loc, crop in zip(locs, crops, strict=True):
+            if "pile" in loc:
+                count, face = state["piles"][loc["pile"]]
+                if count == 0 or face is None:
+                    sig = self._signature_of(crop)
+                    self._p_same_sigs([(sig, ref) for ref in self.labels.values()])
 
     def pick_ahead(self, spots: list[Spot]) -> None:
         """Asks the judge now what :meth:`_pick_pair` will ask when one arm (or two vision sees as
@@ -518,16 +545,21 @@ class Claims:
             return False
         seat, index = locs[caps[0]]["capture"]
         held = state.get("captures", [])[seat]
-        won = [self.won_views.get(face, []) for face, _n in held]
-        if index >= len(held) or not won[index]:
+        if index >= len(held) or not self.won_views.get(held[index][0]):
             return False
-        own = self._signature_of(crops[caps[0]])
-        pairs = [(own, self._signature_of(v)) for views in won for v in views]
-        scores = iter(self._p_same_sigs(pairs))
-        best = [max((next(scores) for _ in views), default=0.0) for views in won]
+        best = [max(p, default=0.0) for p in self._against_won(crops[caps[0]], seat, state)]
         if best[index] >= self.different_below:
             return False  # it may be the claimed capture's card
         return any(p >= self.sure for j, p in enumerate(best) if j != index)
+
+    def _against_won(self, crop: np.ndarray, seat: int, state: Mapping[str, Any]) -> list[list[float]]:
+        """p(same) of a capture card's view against the views each capture of ``seat`` was won by
+        (:attr:`won_views`), per capture in the seat's order."""
+        held = state.get("captures", [])[seat]
+        won = [self.won_views.get(face, []) for face, _n in held]
+        own = self._signature_of(crop)
+        scores = iter(self._p_same_sigs([(own, self._signature_of(v)) for views in won for v in views]))
+        return [[next(scores) for _ in views] for views in won]
 
     def _hold_pair_unclear(self) -> None:
         """Hold the claim: a hand of the claimer lies on neither card, so which two are claimed is not

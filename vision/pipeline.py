@@ -42,7 +42,7 @@ from vision.cards.segment import table_colours, table_model_mask
 from vision.errors import InputError
 from vision.hands import HandConfig, HandResult, HandTracker, quad_coverage
 from vision.observation import CardState, HandEvent, HandObservation, TableObservation
-from vision.tracking import CardTracker, TrackerConfig, signature, signature_distance, signature_energy
+from vision.tracking import CardTracker, Track, TrackerConfig, signature, signature_distance, signature_energy
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,9 @@ class PipelineConfig:
     speck_pixels: int = 4
     """A change of fewer gate pixels than this, none differing twice ``gate_threshold``, is not
     searched."""
+    stayed_found: float = 0.85
+    """A card a hand seemed to carry off, in sight where it lay (:meth:`TablePipeline._stayed`), is
+    taken at its place unless the finder has a quad on it overlapping it at least this much."""
     verify_s: float = 10.0
     """How long the place a card was carried away from waits for the hand to leave it."""
     hand_margin: int = 2
@@ -364,8 +367,15 @@ class TablePipeline:
         hand_res = self.hands.update(
             frame, timestamp, on_table, [], colours=colours, hidden=hidden, unseen=unseen
         )
+        # A hand rising off a card can read as carrying it (the hand moves off, the card does
+        # not): a card whose place no hand is on, showing its own look, stayed where it was.
+        stayed: list[CardDetection] = []
         for track in self.tracker.tracks:
             if track.track_id in hand_res.carried:
+                place = self._origins.get(track.track_id, (track.quad, timestamp))[0]
+                if self._stayed(frame, track, place, hand_res):
+                    stayed.append(CardDetection(place.copy(), track.confidence))
+                    continue
                 if track.track_id not in self._origins:
                     self._lifted[track.track_id] = (track.quad.copy(), timestamp)
                     self._lifts.append((track.quad.copy(), timestamp, self.tracker.next_id))
@@ -397,6 +407,11 @@ class TablePipeline:
         detections = detections + [
             r for r in restored if all(quad_iou(r.quad, d.quad) < 0.5 for d in detections)
         ]
+        for r in stayed:
+            # (a quad the finder has on the card is taken; one over the card and more, such as
+            # the hand rising off it, gives way to the card's place)
+            if all(quad_iou(r.quad, d.quad) < self.cfg.stayed_found for d in detections):
+                detections = [d for d in detections if quad_iou(r.quad, d.quad) < 0.5] + [r]
         touch_mask = cv2.dilate(hand_res.low_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
         scale = hand_res.scale
 
@@ -693,6 +708,17 @@ class TablePipeline:
             else:
                 back.append(CardDetection(t.quad.copy(), t.confidence))
         return back, clear
+
+    def _stayed(self, frame: np.ndarray, track: Track, place: np.ndarray, hand_res: HandResult) -> bool:
+        """Whether a hidden card the hand tracker says a hand carries off lies at ``place``, where
+        it was before, in sight: no hand there, and the place shows the card's own look."""
+        if track.signature is None or track.state is not CardState.COVERED:
+            return False
+        if quad_coverage(hand_res.low_mask, place, hand_res.scale) > 0.0:
+            return False
+        dist = signature_distance(signature(rectify(frame, place)), track.signature)
+        tcfg = self.tracker.cfg
+        return dist <= tcfg.look_threshold and dist <= tcfg.flat_ratio * signature_energy(track.signature)
 
     def _bare(self, frame: np.ndarray, quad: np.ndarray, colours: np.ndarray) -> bool:
         """Whether the quad lies in the frame and shows the table's own colours nearly all over

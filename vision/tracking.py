@@ -65,6 +65,10 @@ class TrackerConfig:
     tentative_overlap: float = 0.3
     """A new track on a known card's place (IoU at least this with a track on the table) is
     tentative until found again in the next examined frame (a finder's flicker is no card)."""
+    tentative_searches: int = 3
+    """A tentative track not found again in this many examined frames is a flicker, dropped (its
+    place is searched in each: a card whose pale border barely shows on a pale cloth is found in
+    some frames and not in others, and once nothing changes near it, no search comes again)."""
     twin_margin: float = 2.0
     """Looks of a detection this close to its best match are alike (twins): the nearest track of
     those takes it."""
@@ -486,6 +490,7 @@ class CardTracker:
                 if moved or was is not CardState.VISIBLE or tr.tentative:
                     changed.append(tr)
                 tr.tentative = False
+                tr.extra.pop("missed", None)
             else:
                 # (Or found with a hand still on it where a hand seemed to carry a card off: the
                 # look under the fingers may be that card's, left there, as the next frame tells.)
@@ -522,8 +527,13 @@ class CardTracker:
         for j, tr in enumerate(examined):
             if j in used or id(tr) in dropped:
                 continue
-            if tr.tentative:  # not found again: a flicker
-                dropped.add(id(tr))
+            if tr.tentative:  # not found again: a flicker, once its searches are spent
+                missed = int(tr.extra.get("missed", 0)) + 1  # type: ignore[call-overload]
+                tr.extra["missed"] = missed
+                # (what another track took on its place was that card: it goes at once)
+                taken = any(quad_iou(detections[i].quad, tr.quad) >= 0.5 for i in det_to_tr)
+                if missed >= cfg.tentative_searches or taken:
+                    dropped.add(id(tr))
                 continue
             was = tr.state
             under_hand = hand_cover.get(tr.track_id, 0.0) > 0.0

@@ -68,7 +68,8 @@ class WrongCarry:
 
     def update(self, *args: Any, **kw: Any) -> Any:
         res = self.hands.update(*args, **kw)
-        if self.track_id is not None and self.quad is not None:
+        # (as the hand tracker does, only a card out of sight is carried: one seen is in no hand)
+        if self.track_id is not None and self.quad is not None and self.track_id in kw.get("hidden", ()):
             self.quad = self.quad + np.float32([60, 0])
             res.carried[self.track_id] = self.quad
         return res

@@ -97,10 +97,27 @@ def test_a_tentative_card_is_searched_again_on_a_still_frame() -> None:
 def test_a_tentative_card_not_found_again_where_it_was_searched_is_a_flicker() -> None:
     finder = ScriptedFinder()
     pipe, top = _first_two(finder)
-    finder.quads = []  # the search of its place finds nothing: the quad was a flicker
+    finder.quads = []  # the searches of its place find nothing: the quad was a flicker
     frame, _ = _stack(speck=True)
-    obs = pipe.process(frame, 0.3)
-    assert not any(np.abs(c.quad - top).max() < 1.0 for c in obs.cards)
+    searches = pipe.tracker.cfg.tentative_searches
+    for k in range(searches):
+        finder.calls.clear()
+        obs = pipe.process(frame, 0.3 + 0.1 * k)
+        assert any(r is None or _inside(top, r) for r in finder.calls)  # its place searched again
+        assert not any(np.abs(c.quad - top).max() < 1.0 for c in obs.cards)
+        assert any(t.tentative for t in pipe.tracker.tracks) == (k < searches - 1)
+
+
+def test_a_tentative_card_missed_by_one_search_and_found_by_the_next_is_kept() -> None:
+    # (a card whose pale border barely shows on a pale cloth is found in some frames, not in
+    # others; once nothing changes near it, no search comes again: live game seed 7, 18.5 s)
+    finder = ScriptedFinder()
+    pipe, top = _first_two(finder)
+    frame, _ = _stack(speck=False)  # nothing changes any more
+    finder.quads = []
+    assert not _visible_at(pipe.process(frame, 0.3), top)
+    finder.quads = [top]
+    assert _visible_at(pipe.process(frame, 0.4), top)
     assert not any(t.tentative for t in pipe.tracker.tracks)
 
 

@@ -214,9 +214,12 @@ def test_a_flicker_on_a_hidden_card_is_tentative_and_never_shown() -> None:
     assert [t.track_id for t in tracker.confirmed()] == [1, 2]
     assert len(tracker.tracks) == 3 and tracker.tracks[-1].tentative
     assert tracker.tracks[-1] not in tracker.on_table()
-    # Not found again in the next frame: dropped.
-    tracker.update([CardDetection(quads["stripes"], 1.0)], 0.3, hidden, None, {disc: 0.9})
-    assert [t.track_id for t in tracker.tracks] == [1, 2]
+    # Not found again in the next searches: dropped, never shown.
+    searches = tracker.cfg.tentative_searches
+    for k in range(searches):
+        tracker.update([CardDetection(quads["stripes"], 1.0)], 0.3 + 0.1 * k, hidden, None, {disc: 0.9})
+        assert [t.track_id for t in tracker.confirmed()] == [1, 2]
+        assert len(tracker.tracks) == (3 if k < searches - 1 else 2)
     assert tracker.tracks[0].state is CardState.COVERED
 
 

@@ -40,7 +40,10 @@ def test_a_sliver_is_tentative_and_dropped_when_not_found_again() -> None:
     tracker.update([*cards, sliver], 0.1, _frame())
     assert _shown(tracker) == [1, 2, 3]
     assert tracker.tracks[-1].tentative
-    tracker.update(cards, 0.2, _frame())
+    searches = tracker.cfg.tentative_searches
+    for k in range(searches):
+        tracker.update(cards, 0.2 + 0.1 * k, _frame())
+        assert _shown(tracker) == [1, 2, 3]
     assert [t.track_id for t in tracker.tracks] == [1, 2, 3]
 
 

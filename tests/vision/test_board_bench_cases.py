@@ -362,3 +362,31 @@ def test_empty_holes_clipped_clean_beside_a_hands_margin_are_read() -> None:
     for hole in ((6, 0), (7, 0), (8, 0)):
         assert scene.truth.pegs[hole] == 0 and reading.matrix[hole] == 0
     assert not _misread_near_hands(scene, reading).any()
+
+
+def test_a_grey_peg_and_its_bridge_under_a_glare_s_narrow_peak_are_read() -> None:
+    """Full suite, seed 0, board 87 (1920 x 1080, no hand): a glare's peak, about 90 levels, lies on
+    grey peg (21, 10); the board's cells around it and the smoothed pits measure 43 levels there, and
+    with that taken off the peg was still 0.2 log units brighter than the grey class in every channel:
+    it matched nothing and abstained, and its bridge to (20, 8) went unseen. The pit beside it,
+    (21, 9), measures 83 levels."""
+    spec, clear, scene = _bench_board(0, 87, 1920, 1080)
+    reading = _read(spec, clear, scene)
+    assert scene.truth.pegs[21, 10] == 2 and reading.matrix[21, 10] == 2
+    assert (20, 8, 21, 10) in reading.links
+    assert (reading.matrix == scene.truth.pegs).all()
+    assert set(reading.links) == set(scene.truth.links)
+
+
+def test_rim_cells_below_a_model_run_past_white_are_no_hand() -> None:
+    """Full suite, seed 0, board 59 (1920 x 1080, the hand far away): glare clips the board's red
+    channel at white over much of it; the smooth board model, pulled up there, runs past white in blue
+    towards a darker corner, so the bottom rim's cells, bare board, differed from its hue by 0.13-0.19
+    and were taken as a hand: five holes of the bottom row abstained. Judged against the hue of the
+    board's cells below white, they are bare board."""
+    spec, clear, scene = _bench_board(0, 59, 1920, 1080)
+    reading = _read(spec, clear, scene)
+    for col in range(1, 6):
+        assert not reading.covered[23, col]
+        assert reading.matrix[23, col] == scene.truth.pegs[23, col]
+    assert not _misread_near_hands(scene, reading).any()

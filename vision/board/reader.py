@@ -28,13 +28,17 @@ hand; the light added there is measured on the channels still below white, and t
 the others is the smooth model's (so the holes beside them are judged as anywhere else). Beside
 holes that match nothing, a hole plainly empty (its pit inside a ring of bare board) is seen. Beside
 a hand, a hole whose ring differs from its class only by a brightness shift (the hand's shadow) is
-read. A Go point read empty must show bare board in the quarters between its lines; under added light
-a Go point showing one even disc brighter than the board is the white stone, and one whose quarters,
-centre and ring are dark once that light is taken off, the black one. Incremental
-reads remember each hole's last confident value and keep it while glare alone hides the hole and no
-hand came near (``BoardReading.remembered``); while a hand is over the board, a piece they find turned
-into the other colour abstains (something lies over it). They judge plainly empty holes beside a hand
-as a full read does, and look for new light or shadow among the cells that match nothing as it does.
+read. A piece standing alone that matches nothing under added light is tried under more light, up to
+what a pit beside it measures (a glare's narrow peak lifts it more than the board's cells around it);
+cells taken for a hand by their hue against a smooth model run past white are bare board when they
+show the hue of the board's cells below white. A Go point read empty must show bare board in the
+quarters between its lines; under added light a Go point showing one even disc brighter than the
+board is the white stone, and one whose quarters, centre and ring are dark once that light is taken
+off, the black one. Incremental reads remember each hole's last confident value and keep it while
+glare alone hides the hole and no hand came near (``BoardReading.remembered``); while a hand is over
+the board, a piece they find turned into the other colour abstains (something lies over it). They
+judge plainly empty holes beside a hand as a full read does, and look for new light or shadow among
+the cells that match nothing as it does.
 
     >>> reader = BoardReader(BoardSpec.twixt(), location)          # doctest: +SKIP
     >>> reading = reader.read(frame)                                # doctest: +SKIP
@@ -150,6 +154,19 @@ PIT_LIFT_MIN = 3.0
 """Added light (0..255) below which a hole is taken as unlit."""
 LIT_MIN = 2.0
 """Added light (0..255) below which a hole is read only as seen (the difference is noise)."""
+PAST_WHITE_HUE = True
+"""Whether a cell below white taken for a hand by its hue where the smooth board model runs past
+white is bare board when it shows the hue of the board's cells below white (``_past_white_chroma``)."""
+PAST_WHITE_CELLS = 12
+"""... learnt from at least this many of the model's cells below white."""
+PEAK_LIGHT = True
+"""Whether a piece unread under added light is also tried under more light, up to the most that a
+pit beside it measures (``_peak_light``): the light the board's cells and the smoothed pits give a
+hole falls short at a narrow glare's peak, where a pit one hole away shows twice as much."""
+PEAK_PITS = 2
+"""... where at least this many of its eight neighbours' pits were measured."""
+PEAK_STEPS = 6
+"""... at this many amounts of light between the hole's own estimate and that most."""
 GLARE_FADE = 0.02
 """... and by this much, its pieces and links may look faded towards it (see ``FADE_MIN``)."""
 FADE_MIN = 0.4
@@ -442,6 +459,10 @@ class BoardReader:
         self._faded = np.zeros((n, n), bool)
         self._clipped = np.zeros((n, n), bool)
         self._lift = np.zeros((n, n))
+        self._pit_own = np.full((n, n), np.nan)
+        self._peak = np.zeros((n, n))
+        self._peak_used = np.zeros((n, n))
+        self._past_white = np.zeros((n + 1, n + 1), bool)
         self._white_base = np.full((n, n, 3), np.nan)
         # A Go grid's edge and corner points (T and L crossings) look less like its middle ones.
         self._outlier_scale = np.array([2.0 if spec.kind == "go" else 1.0, 1.0, 1.0])
@@ -668,6 +689,9 @@ class BoardReader:
         # Shadows and glare change brightness, hands and sleeves the hue: only a hue change or an
         # extreme brightness means something lies on the board.
         occluded = (chroma > limit) | (bright < -1.3) | (bright > 0.8)
+        if PAST_WHITE_HUE and not_hand is None:
+            past = self._past_white_chroma(y, fitted, src)
+            self._past_white = (past <= limit) & (bright >= -1.3) & (bright <= 0.8)
         # Glare adds white light: it brightens the board and pulls its colour towards grey, so
         # its hue change points away from the board's own hue. That is light, not a hand.
         board_log = fitted.reshape(n + 1, n + 1, 3)
@@ -748,6 +772,23 @@ class BoardReader:
         # Where the board itself is clipped at white, glare's true strength is unknown.
         self._clipped = board.min(-1) >= np.log(CLIP_LEVEL + 8.0)
         return board, occluded
+
+    def _past_white_chroma(self, y: np.ndarray, fitted: np.ndarray, src: np.ndarray) -> np.ndarray:
+        """(N+1, N+1) each cell's hue change against the hue of the board's cells that show every
+        channel below white (``src``: the model's cells), where the smooth model (``fitted``) runs
+        past white in some channel and the cell is below white in every one; infinite elsewhere.
+        There the model's hue is no board's (a quadratic pulled up by glare that clips some
+        channels runs on past white in the others, towards a darker corner)."""
+        n1 = self.spec.size + 1
+        out = np.full(n1 * n1, np.inf)
+        past = (fitted > np.log(SAT_LEVEL + 8.0)).any(-1) & (y < np.log(CLIP_LEVEL + 8.0)).all(-1)
+        clean = src[(src < np.log(CLIP_LEVEL + 8.0)).all(-1)]
+        if not past.any() or len(clean) < PAST_WHITE_CELLS:
+            return out.reshape(n1, n1)
+        hue = np.median(clean - clean.mean(-1, keepdims=True), axis=0)
+        own = y[past] - y[past].mean(-1, keepdims=True)
+        out[past] = np.linalg.norm(own - hue, axis=-1)
+        return out.reshape(n1, n1)
 
     @staticmethod
     def _saturated_glare(cell_log: np.ndarray, fitted: np.ndarray, occluded: np.ndarray) -> np.ndarray:
@@ -1057,6 +1098,11 @@ class BoardReader:
         none = np.zeros_like(occluded)
         if not occluded.any() or not SHADOW_CHECK:
             return none
+        # Cells taken for a hand only by their hue against a model run past white (see
+        # ``_board_model``) that show the board's own hue are bare board.
+        past = occluded & self._past_white if PAST_WHITE_HUE else none
+        if hand_cells is not None:
+            past = past & ~hand_cells
         board, _occ = self._board_model(f.cell_log, None, occluded)
         v = self._ratio(f.hole_log, board)
         protos = self.spec.prototypes()
@@ -1099,6 +1145,7 @@ class BoardReader:
                 # ... or, where one of its cells meets a hand's edge, its cells with two holes and
                 # more at their corners, all showing themselves (the one at the edge stays).
                 out |= comp & self._cells_showing(shows)
+        out |= past
         if out.any():
             log.debug("board reader: %d occluded cells are light or shadow, not a hand", int(out.sum()))
         return out
@@ -1178,6 +1225,7 @@ class BoardReader:
         smoothed over the empty holes around each hole (``LOCAL_SIGMA``)."""
         n = self.spec.size
         empty = empty & ~self._clipped
+        self._pit_own = np.full((n, n), np.nan)
         if empty.sum() < 8:
             return np.zeros((n, n))
         pit = (np.exp(hole_log[..., :3]) - 8.0).mean(-1)
@@ -1185,6 +1233,8 @@ class BoardReader:
         r = pit / np.maximum(base, 1.0)
         rho = float(np.percentile(r[empty], PIT_CALM))
         share = np.clip((r - rho) / max(1.0 - rho, 1e-3), 0.0, 1.0)
+        # Each pit's own measure, before smoothing (NaN where no pit was measured).
+        self._pit_own = np.where(empty, share * base, np.nan)
         w = empty.astype(np.float32)
         ws = cv2.GaussianBlur(w, (0, 0), LOCAL_SIGMA, borderType=cv2.BORDER_CONSTANT)
         ss = cv2.GaussianBlur(
@@ -1193,6 +1243,94 @@ class BoardReader:
         lift = np.where(ws > 0.01, ss / np.maximum(ws, 1e-6), 0.0) * base
         # Not where the board is clipped: there the light's strength is unknown.
         return np.where((lift > PIT_LIFT_MIN) & ~self._clipped, lift, 0.0)
+
+    def _peak_near(self) -> np.ndarray:
+        """(N, N) the most added light any pit among a hole's eight neighbours measured
+        (``_pit_own``), where at least ``PEAK_PITS`` of them were measured; 0 elsewhere."""
+        own = np.pad(self._pit_own, 1, constant_values=np.nan)
+        n = self.spec.size
+        around = np.stack(
+            [
+                own[1 + dr : 1 + dr + n, 1 + dc : 1 + dc + n]
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if dr or dc
+            ]
+        )
+        seen = np.isfinite(around)
+        most = np.where(seen, around, 0.0).max(0)
+        return np.where(seen.sum(0) >= PEAK_PITS, most, 0.0)
+
+    def _alone(self, dmin: np.ndarray, occluded: np.ndarray) -> np.ndarray:
+        """(N, N) holes with no hole matching nothing (``dmin`` >= 1) among their eight
+        neighbours, no cell taken for a hand at or beside their four, and not suspect: something
+        lying on the board (a hand the board's colour, its shadow) leaves several holes side by
+        side that match nothing, a glare's narrow peak one piece."""
+        lying = np.pad((dmin >= 1.0) & self.valid, 1)
+        n = self.spec.size
+        around = np.zeros((n, n), bool)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if dr or dc:
+                    around |= lying[1 + dr : 1 + dr + n, 1 + dc : 1 + dc + n]
+        near = cv2.dilate(occluded.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        by_cell = near[:-1, :-1] | near[:-1, 1:] | near[1:, :-1] | near[1:, 1:]
+        return ~around & ~by_cell & ~self._suspect
+
+    def _peak_light(
+        self,
+        hole_log: np.ndarray,
+        board: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+        glare: np.ndarray,
+        peak: np.ndarray,
+        white_base: np.ndarray,
+        used: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A hole under added light that matches nothing, read as a piece under more light on the
+        piece than on the board around it: a glare's narrow peak lifts the piece in the hole's
+        middle more than the cells that measure its board, and the smoothed pits see less of it
+        than the nearest pit does. The board's light stays the hole's estimate (``glare``, taken
+        off it as in ``_ratio``); the piece's may be any amount up to ``peak`` (the most a pit
+        beside it measures; 0 where it is not to be tried). Taking more light off a bare hole leaves
+        its ring bare board's, but a hand the board's colour over holes, so darkened, may pass for a
+        grey peg: a full read tries only holes standing alone (``_alone``), an incremental one none.
+        Not where the board is clipped at white, nor in a channel (the light is unknown there). Any
+        leading shape; ``used`` (that shape) gets the light each piece so read was read under, 0
+        elsewhere (``_links`` takes it off its bridges' ends)."""
+        if used is not None:
+            used[...] = 0.0
+        if not PEAK_LIGHT or not label.size:
+            return label, conf, dmin
+        todo = (dmin >= 1.0) & (glare > LIT_MIN) & (peak > glare + LIT_MIN)
+        todo &= (board.min(-1) < np.log(CLIP_LEVEL + 8.0)) & np.isnan(white_base).all(-1)
+        if not todo.any():
+            return label, conf, dmin
+        hole = np.exp(hole_log[todo])
+        base = np.log(np.maximum(np.exp(board[todo]) - glare[todo][:, None], 8.0))
+        base_log = np.concatenate([base, base], -1)
+        lit = np.ones(len(hole), bool)
+        protos = self._floored(self.prototypes, board[todo], lit)
+        g0, g1 = glare[todo], peak[todo]
+        best = (label[todo].copy(), conf[todo].copy(), dmin[todo].copy(), g0.copy())
+        for k in range(1, PEAK_STEPS + 1):
+            g = g0 + (g1 - g0) * k / PEAK_STEPS
+            v = np.log(np.maximum(hole - g[:, None], 8.0)) - base_log
+            lab, cf, dm = self._classify(v, protos)
+            better = (dm < best[2]) & (lab > 0)
+            for a, b in zip(best, (lab, cf, dm, g), strict=True):
+                a[better] = b[better]
+        got = best[2] < 1.0
+        if not got.any():
+            return label, conf, dmin
+        label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
+        sel = tuple(i[got] for i in np.nonzero(todo))
+        label[sel], conf[sel], dmin[sel] = best[0][got], best[1][got], best[2][got]
+        if used is not None:
+            used[sel] = best[3][got]
+        return label, conf, dmin
 
     def _lit_dark_pieces(
         self,
@@ -1494,6 +1632,7 @@ class BoardReader:
         if PIT_LIFT and self.spec.pattern == "holes":
             self._lift = self._pit_lift(f.hole_log, board, ok & (label == 0) & (conf > 0.95) & (dmin < 0.5))
             self._glare = np.maximum(self._glare, self._lift)
+            self._peak = self._peak_near() if PEAK_LIGHT else np.zeros_like(self._lift)
         lit = self._glare > LIT_MIN
         vg = self._ratio(f.hole_log, board, self._glare, self._white_base if SAT_BASE else None)
         label, conf, dmin = self._classify_lit(
@@ -1511,6 +1650,10 @@ class BoardReader:
             # the board-wide one's verdict).
             better = ld < dmin
             label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
+        peak = np.where(self._alone(dmin, occluded), self._peak, 0.0)
+        label, conf, dmin = self._peak_light(
+            f.hole_log, board, label, conf, dmin, self._glare, peak, self._white_base, self._peak_used
+        )
         label, conf, dmin = self._clipped_holes(f.hole_log, board, label, conf, dmin)
         label, conf, dmin = self._lit_dark_pieces(f.hole_log, board, label, conf, dmin, self._glare)
         label, conf, dmin = self._crossings(f.quad_log, f.hole_log, board, label, conf, dmin)
@@ -1653,6 +1796,8 @@ class BoardReader:
                 lab, c, d = self._classify_lit(
                     v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
                 )
+        # Not here: whether a hole stands alone needs its neighbours' fresh distances (``_alone``).
+        self._peak_used[idx] = 0.0
         lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
         lab, c, d = self._lit_dark_pieces(f.hole_log[idx], board[idx], lab, c, d, self._glare[idx])
         clip = self._clipped[idx]
@@ -1984,6 +2129,15 @@ class BoardReader:
             g = added[lit][:, None, None]
             base = np.log(np.maximum(np.exp(ref[lit])[:, None, :] - g, 8.0))
             v[lit] = np.log(np.maximum(samples[lit] + 8.0 - g, 8.0)) - base
+            # A peg read under a glare's peak (``_peak_light``): its bridge is lifted by the light
+            # its pegs were read under, from one end's to the other's; the board as before.
+            ends = np.stack([self._peak_used[p[:, 0], p[:, 1]], self._peak_used[p[:, 2], p[:, 3]]], 1)
+            peaked = lit & (ends > 0).any(1)
+            if peaked.any():
+                own = np.stack([self._glare[p[:, 0], p[:, 1]], self._glare[p[:, 2], p[:, 3]]], 1)
+                ends = np.where(ends > 0, ends, own)[peaked]
+                gs = ends[:, :1] + (ends[:, 1:] - ends[:, :1]) * LINK_T[None, :]
+                v[peaked] = np.log(np.maximum(samples[peaked] + 8.0 - gs[..., None], 8.0)) - base[peaked[lit]]
         colour = matrix[p[:, 0], p[:, 1]].astype(int)
         proto = np.broadcast_to(self.prototypes[colour, 3:][:, None, :], v.shape)
         # Under glare a coloured bridge fades towards the board as its pegs do (see _classify_lit).

@@ -34,11 +34,12 @@ cells taken for a hand by their hue against a smooth model run past white are ba
 show the hue of the board's cells below white. A Go point read empty must show bare board in the
 quarters between its lines; under added light a Go point showing one even disc brighter than the
 board is the white stone, and one whose quarters, centre and ring are dark once that light is taken
-off, the black one. Incremental reads remember each hole's last confident value and keep it while
-glare alone hides the hole and no hand came near (``BoardReading.remembered``); while a hand is over
-the board, a piece they find turned into the other colour abstains (something lies over it). They
-judge plainly empty holes beside a hand as a full read does, and look for new light or shadow among
-the cells that match nothing as it does.
+off, the black one; a stone's ring may be a little brighter or darker than its class's alike in
+every channel (a shadow's edge beside it). Incremental reads remember each hole's last confident
+value and keep it while glare alone hides the hole and no hand came near (``BoardReading.remembered``);
+while a hand is over the board, a piece they find turned into the other colour abstains (something
+lies over it). They judge plainly empty holes beside a hand as a full read does, and look for new
+light or shadow among the cells that match nothing as it does.
 
     >>> reader = BoardReader(BoardSpec.twixt(), location)          # doctest: +SKIP
     >>> reading = reader.read(frame)                                # doctest: +SKIP
@@ -154,6 +155,9 @@ PIT_LIFT_MIN = 3.0
 """Added light (0..255) below which a hole is taken as unlit."""
 LIT_MIN = 2.0
 """Added light (0..255) below which a hole is read only as seen (the difference is noise)."""
+STONE_SHIFT = True
+"""Whether a Go stone's ring may differ from its class's by ``HUED_SHIFT`` of brightness beyond its
+spread, as a coloured Twixt peg's may."""
 PAST_WHITE_HUE = True
 """Whether a cell below white taken for a hand by its hue where the smooth board model runs past
 white is bare board when it shows the hue of the board's cells below white (``_past_white_chroma``)."""
@@ -907,6 +911,13 @@ class BoardReader:
             shift = np.clip(z.mean(-1, keepdims=True), -HUED_SHIFT, HUED_SHIFT)
             calm = ~self._faded if self._faded.shape == label.shape else False
             z = np.where(((label > 0) & hued[label] & calm)[..., None], z - shift, z)
+        elif STONE_SHIFT:
+            # So is a stone's ring brighter or darker than its class's alike in every channel: a
+            # shadow's edge between the stone and the cells that set its board. A shift that
+            # small makes no stone another, nor the bare board (far apart in brightness), and the
+            # stone's distance to its class still counts it.
+            shift = np.clip(z.mean(-1, keepdims=True), -HUED_SHIFT, HUED_SHIFT)
+            z = np.where((label > 0)[..., None], z - shift, z)
         z = z / self._spread[label][..., 3:]
         zn = np.sqrt((z**2).mean(-1)) / (SPREAD_Z * self._outlier_scale[label])
         dmin = np.maximum(dmin, np.where(self._adapted[label], zn, 0.0))

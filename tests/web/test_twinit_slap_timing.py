@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.web.tableobs import card, hand_on
-from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP, P, claims, pile_game
+from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP, P, claim_entries, claims, pile_game
 from vision.observation import CardState, HandObservation, Seat
 from web.adapters.twinit_slaps import FRAME_S, TIP_STEP_PX, mask_still, tolerance
 
@@ -227,3 +227,57 @@ def test_one_arm_that_came_0_7_s_before_it_hid_the_cards_is_no_claim(tmp_path: P
 def test_one_arm_that_came_0_3_s_before_it_hid_the_cards_is_still_a_claim(tmp_path: Path) -> None:
     assert sum(_one_arm_after(tmp_path, 0.3)) == 1
 
+
+def _asked_per_frame(live, ad, frames) -> list[tuple[int, int]]:
+    """Each frame shown (a callable): the pairs the judge was asked while the adapter saw it, and
+    the claims ruled by then."""
+    asked: list[tuple[int, int]] = []
+    many = ad.matcher.p_same_many
+    single = ad.matcher.p_same
+    count = [0]
+
+    def p_same_many(pairs):
+        count[0] += len(pairs)
+        return many(pairs)
+
+    def p_same(a, b):
+        count[0] += 1
+        return single(a, b)
+
+    ad.matcher.p_same_many, ad.matcher.p_same = p_same_many, p_same
+    for show in frames:
+        count[0] = 0
+        show()
+        asked.append((count[0], claims(live)))
+    return asked
+
+
+def test_a_wrong_slaps_questions_to_the_judge_are_asked_on_the_frame_its_hands_land(tmp_path: Path) -> None:
+    """Ana's two hands on the card she played and Ben's pile top, two patterns: the pair and the
+    penalty's checks (each card's views against older ones) are asked on the landing frame; the
+    frame that rules asks the judge nothing (it was the slowest frame of a penalty live)."""
+    live, ad, table = pile_game(tmp_path)
+    bottom = card(3, P[1], *BOTTOM)
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    hands = [hand_on(1, "top", covered[0]), hand_on(2, "top", covered[1])]
+    asked = _asked_per_frame(live, ad, [lambda: table.show([*covered, bottom], hands)] * 2)
+    assert asked[0][0] > 1 and asked[1] == (0, 1), asked  # ruled on the second frame, asking nothing
+    assert claim_entries(live)[0]["ruling"]["verdict"] == "invalid"
+
+
+def test_one_arms_pairs_are_asked_while_it_lies_still_not_on_the_frame_that_rules(tmp_path: Path) -> None:
+    """One arm still over three cards: every pair of their views is asked a frame after it landed;
+    the frame that rules (STILL_S later) asks the judge at most the claimed pair's own score."""
+    live, ad, table = pile_game(tmp_path)
+    covered = [
+        card(1, P[0], *MIDDLE, state=CardState.COVERED),
+        card(2, P[1], *TOP, state=CardState.COVERED),
+        card(3, P[1], *BOTTOM, state=CardState.COVERED),
+    ]
+    arm = [HandObservation(7, Seat("top"), (1, 2, 3), (600, 0, 80, 700))]
+    asked = _asked_per_frame(live, ad, [lambda: table.show(covered, arm)] * 7)
+    ruling = next(k for k, (_n, ruled) in enumerate(asked) if ruled)
+    assert ruling == 2 and asked[ruling][0] <= 1, asked  # STILL_S after the landing: the pair's own
+    # score at most (judged from the views before the landing, kept apart)
+    assert sum(n for n, _ in asked[:ruling]) >= 3, asked  # the three pairs, asked before
+    assert claim_entries(live)[0]["ruling"]["verdict"] == "valid"

@@ -150,6 +150,9 @@ class Slaps(Claims):
     """The gaps between vision's last :data:`RATE_FRAMES` frames (seconds)."""
     _roots: tuple[tuple[Root, int], ...] = ()
     """Where the arms of the frame before crossed their edges (:func:`arm_roots`)."""
+    _picked_for: float | None = None
+    """When the hidden cards whose pairs were last judged ahead (:meth:`Claims.pick_ahead`) were
+    first hidden together."""
 
     def _watch_slap(self, obs: TableObservation, mono: float) -> None:
         """Cards hidden under hands together, and staying so, are a claim: at once (a few frames)
@@ -235,11 +238,21 @@ class Slaps(Claims):
             self._pending_frames = 0
             self._pending_seen = seen
             self._prepare([snapshot[i] for i in hidden])
-            if tipped is not None:  # the pair two hands lie on, judged now from the views it
-                # will be ruled on (the ruling frame then needs no call of the judge for it)
-                self._p_same_views(*self._evidence([snapshot[i] for i in tipped], mono)[0])
+            if tipped is not None:  # what a claim on the pair two hands lie on will ask the judge,
+                # asked now from the views it will be ruled on (the ruling frame finds the answers)
+                self.judge_ahead([snapshot[i] for i in tipped], mono)
         else:
             self._pending_frames += 1
+            if (
+                tipped is None
+                and len(hidden) > 2
+                and self._claimed is None
+                and self._still_frames >= 1
+                and self._picked_for != self._pending[1]
+            ):  # one arm lying still on more than two cards: every pair _pick_pair will weigh,
+                # asked once while it waits for STILL_S or HOLD_S
+                self._picked_for = self._pending[1]
+                self.pick_ahead([snapshot[i] for i in sorted(hidden)])
         if self._claimed is not None:
             return
         hold = TWO_HANDS_HOLD_S if tipped is not None else HOLD_S

@@ -76,10 +76,12 @@ def test_an_arm_cut_off_by_the_edge_lying_still_is_ruled_after_still_s_not_hold_
     assert _reaching_across(tmp_path, [70] * 7) == [0, 0, 1, 1, 1, 1, 1]
 
 
-def test_an_arm_cut_off_by_the_edge_whose_mask_moves_waits_hold_s(tmp_path: Path) -> None:
+def test_an_arm_cut_off_by_the_edge_whose_mask_moves_is_no_claim_until_it_lies_still(tmp_path: Path) -> None:
     """The same arm, its tip in the same place, but its mask changing (80 and 70 pixels wide by
-    turns): it waits the whole HOLD_S."""
-    assert _reaching_across(tmp_path, [70, 80] * 3 + [70]) == [0, 0, 0, 0, 0, 1, 1]
+    turns): an arm carrying cards past the far edge, however long it stays over them; once it lies
+    still, it is ruled after STILL_S."""
+    assert _reaching_across(tmp_path, [70, 80] * 4 + [70]) == [0] * 9
+    assert _reaching_across(tmp_path / "still", [70, 80, 70, 80] + [80] * 4) == [0] * 5 + [1] * 3
 
 
 def test_mask_still_allows_only_a_sliver_of_change() -> None:

@@ -274,6 +274,11 @@ class Slaps(Claims):
             and mono - max(self._still_from, self._pending[1]) >= STILL_S - 1e-6
         ):
             hold = 0.0
+        if tipped is None and not inside and small is not None and self._still_from is None:
+            return  # an arm cut off by the image's edge, its mask moving: carrying, not claiming
+            # (seed 5 at 12.1 s: the claimer's arm gathering a steal the watch had held, reaching
+            # past the far edge, was put to the table after HOLD_S on the won capture and a table
+            # card under it; live so too, "9.6 ruled 2.5 s late on the wrong table card")
         held = mono - self._pending[1] >= hold - 1e-6
         if tipped is not None and self._gaps:  # two hands: as many frames as the hold is intervals
             held = held or self._pending_frames >= round(hold / max(float(np.median(self._gaps)), 1e-3))

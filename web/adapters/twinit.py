@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from typing import Any
 
@@ -218,16 +218,21 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         on the vision thread: its signature and its pairs with the labels through the claims'
         caches, which a claim's landing frame may have filled, :meth:`Claims.judge_ahead`)."""
         sig = self._signature_of(view)
-        known = list(self.labels.items())
+        known = list(self.labels)
+        scores = self._p_same_sigs([(sig, self.labels[f]) for f in known])
+        face = self._surest(zip(known, scores, strict=True))
+        if face is None:
+            face = self._fresh()
+            self.labels[face] = sig
+        return face
+
+    def _surest(self, candidates: Iterable[tuple[str, float]]) -> str | None:
+        """The face of the highest p(same) among ``(face, p)`` candidates if it is sure, else None."""
         best, best_p = None, 0.0
-        for (face, _), q in zip(known, self._p_same_sigs([(sig, ref) for _, ref in known]), strict=True):
+        for face, q in candidates:
             if q > best_p:
                 best, best_p = face, q
-        if best is not None and best_p >= self.sure:
-            return best
-        face = self._fresh()
-        self.labels[face] = sig
-        return face
+        return best if best is not None and best_p >= self.sure else None
 
     def labels_for(self, views: list[np.ndarray]) -> list[str]:
         """:meth:`label` of each view in turn (a view may match a label an earlier one just made),
@@ -249,11 +254,8 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
         for i, sig in enumerate(sigs):
             candidates = [(face, vs_known[i][k]) for k, (face, _) in enumerate(known)]
             candidates += [(face, vs_earlier[i][j]) for j, face in made]
-            best, best_p = None, 0.0
-            for face, q in candidates:
-                if q > best_p:
-                    best, best_p = face, q
-            if best is not None and best_p >= self.sure:
+            best = self._surest(candidates)
+            if best is not None:
                 out.append(best)
                 continue
             face = self._fresh()

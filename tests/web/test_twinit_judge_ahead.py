@@ -11,7 +11,7 @@ import numpy as np
 
 from tests.web.tableobs import card, crop, hand_on
 from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP, P, Table, claim_entries, pile_game, setup
-from vision.observation import CardState
+from vision.observation import CardState, HandObservation, Seat
 from web.adapters.twinit_claims import SIG_PAIRS_KEPT
 from web.adapters.twinit_table import nearest
 
@@ -162,3 +162,58 @@ def test_a_pile_card_of_unknown_face_labelled_ahead_is_labelled_alike_asking_not
         faces.append(ad.label(view))
         assert (sum(asked) == 0) == ahead, asked
     assert faces[0] == faces[1]
+
+
+def one_arm_on_two(tmp_path: Path, ahead: bool) -> tuple[dict, list[int], int]:
+    """One arm from Ana's far edge lies on the card she played and Ben's pile top (two patterns),
+    Ben's other card in sight, until the claim is put to the table; with ``ahead``, the frame
+    before the one that rules asks the claim's questions (:meth:`Claims.pick_ahead` of the two
+    cards). Returns the question, the judge's calls on the ruling frame (pairs asked; a single
+    pair's call counts 1) and the frames shown with the arm."""
+    live, ad = setup(tmp_path)
+    ad.pick_ahead = (lambda spots, landed=None: None) if not ahead else ad.pick_ahead
+    table = Table(ad)
+    for _ in range(6):
+        table.show(seen([card(1, P[0], *BOTTOM), card(2, P[1], *TOP)]))
+    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
+    for _ in range(6):
+        table.show(seen(cards))
+    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
+    arm = [HandObservation(7, Seat("top"), (1, 2), (600, 0, 80, 400))]
+    single, many = ad.matcher.p_same, ad.matcher.p_same_many
+    calls: list[int] = []  # the judge's calls on the frame shown last
+    ad.matcher.p_same = lambda a, b: calls.append(1) or single(a, b)
+    ad.matcher.p_same_many = lambda pairs: calls.append(len(pairs)) or many(pairs)
+    for shown in range(1, 12):
+        if ahead and shown == RULED_AT:
+            snapshot, tol = ad.stable.snapshot, 0.25 * ad.stable.card_px
+            at = sorted(nearest(snapshot, np.array(xy, np.float64), tol) for xy in (MIDDLE, TOP))
+            assert ad._pending is not None and None not in at
+            ad.pick_ahead([snapshot[i] for i in at], ad._pending[1])
+        calls.clear()
+        table.show([*covered, *seen(cards[2:])], arm)
+        if live.questions:
+            break
+    asked = list(calls)
+    (question,) = live.questions.values()
+    return question, asked, shown
+
+
+RULED_AT = 3
+"""The frame (counted from the arm's first) on which the one-arm claim below is put to the table
+(its tips still over :data:`twinit_slaps.STILL_FRAMES` frames and :data:`twinit_slaps.STILL_S`,
+0.1 s frames)."""
+
+
+def test_one_arm_on_exactly_two_cards_judged_ahead_asks_nothing_on_the_ruling_frame(tmp_path: Path) -> None:
+    """One arm over exactly two cards: its claim's pair (and, not surely the same, a capture's
+    checks) asked by :meth:`Claims.pick_ahead` ahead of the frame that rules, which asks the judge
+    nothing and asks the table the same question (s15 offline replay, seed 5 12.6 s: its deciding
+    frame took 231 ms, the pair not judged ahead)."""
+    plain, asked_plain, at_plain = one_arm_on_two(tmp_path / "plain", ahead=False)
+    ahead, asked_ahead, at_ahead = one_arm_on_two(tmp_path / "ahead", ahead=True)
+    assert at_plain == at_ahead == RULED_AT
+    assert plain["evidence"]["p_same"] == ahead["evidence"]["p_same"] < 0.5
+    assert plain["evidence"]["checks"] == ahead["evidence"]["checks"]
+    assert plain["evidence"]["checks"]["two_tips"] is False
+    assert sum(asked_plain) > 0 and sum(asked_ahead) == 0, (asked_plain, asked_ahead)

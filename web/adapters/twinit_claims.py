@@ -116,14 +116,16 @@ class Claims:
                 del self._sig_pairs[stale]
         return [float(p) for p in out if p is not None]
 
-    def judge_ahead(self, spots: list[Spot], landed: float) -> None:
+    def judge_ahead(self, spots: list[Spot], landed: float, penalty: bool = True) -> None:
         """Asks the judge now what a claim on these two cards, landed at ``landed``, will ask on the
         frame that rules it (:meth:`_claim`): a pile card's label when its face is not known yet,
         the pair, and for a pair not surely the same, each card's views against older ones and the
         record (:meth:`_sound_evidence`) and a capture's card against the seat's captures as won
         (:meth:`_capture_as_won`, :meth:`_another_capture`). Called on the frame the
         hands land: every view it reads was taken before then, so the ruling frame finds the
-        answers kept (a record changed in between only costs a new question). Rules nothing."""
+        answers kept (a record changed in between only costs a new question). Rules nothing.
+        ``penalty``: whether the claim may be penalised (two arm tips single its cards out); a
+        claim that may not never asks for :meth:`_sound_evidence`."""
         if len(spots) != 2:
             return
         state = self.live.snapshot_state()
@@ -136,7 +138,7 @@ class Claims:
         p_same = self._p_same_views(crops[0], crops[1])
         if p_same >= self.sure:
             return  # ruled "same" from the pair alone
-        if fresh and all(_square(c) for c in crops) and p_same < self.different_below:
+        if penalty and fresh and all(_square(c) for c in crops) and p_same < self.different_below:
             self._sound_evidence(spots, located, landed)
         if self._capture_as_won(located, crops, p_same, state) is None:
             self._another_capture(located, crops, state)
@@ -158,10 +160,15 @@ class Claims:
                     sig = self._signature_of(crop)
                     self._p_same_sigs([(sig, ref) for ref in self.labels.values()])
 
-    def pick_ahead(self, spots: list[Spot]) -> None:
+    def pick_ahead(self, spots: list[Spot], landed: float | None = None) -> None:
         """Asks the judge now what :meth:`_pick_pair` will ask when one arm (or two vision sees as
         one) hides more than two cards: every pair of their newest views. ``spots`` in the order
-        of the stable snapshot, as :meth:`_pick_pair` pairs them. Rules nothing."""
+        of the stable snapshot, as :meth:`_pick_pair` pairs them. One arm on exactly two cards
+        (hidden since ``landed``): what its claim will ask (:meth:`judge_ahead`; one arm's claim
+        is never penalised). Rules nothing."""
+        if len(spots) == 2 and landed is not None:
+            self.judge_ahead(spots, landed, penalty=False)
+            return
         if len(spots) <= 2:
             return
         sigs = [self._signature_of(self._latest_view(s)) for s in spots]

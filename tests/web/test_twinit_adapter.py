@@ -1083,3 +1083,14 @@ def test_a_pair_two_hands_land_on_is_judged_on_the_landing_frame_only(tmp_path: 
     table.show([cards[0], *covered], hands)  # lying still: ruled on this frame, from the kept p(same)
     assert claims(live) == 1 and live.entries[-1]["ruling"]["verdict"] == "valid"
     assert len(calls) == landing
+
+
+def test_the_cooperative_minute_keeps_no_penalty_views(tmp_path: Path) -> None:
+    """Only a competitive game's penalties and resync read a place's dated views: the minute, whose
+    spread cards all lie still at once, keeps none (they were a third of its memory)."""
+    faces = [P[0], P[1], P[2], P[3]]
+    spread = [card(i + 1, f, 200 + 200 * i, 360) for i, f in enumerate(faces)]
+    for mode, kept in (("cooperative", 0), ("competitive", len(spread))):
+        _live, ad = setup(tmp_path / mode, mode=mode, seconds=60)
+        Table(ad).settle(spread)
+        assert len(ad.place_views.places) == kept, mode

@@ -431,9 +431,10 @@ class TwinItAdapter(Resync, Slaps, Minute, GameAdapter):
             _keep_at(self.recent, spot, tol)
             if spot.clean and spot.seen is not None:
                 _keep_at(self.clean_views, spot, tol)
-                reach = REACH_CARDS * self.stable.card_px
-                spot.sound = not hands_within(obs, spot.quad, spot.track, reach)
-                self.place_views.add(spot, tol)
+                if not self.coop:  # (only a competitive game's penalties and resync read them)
+                    reach = REACH_CARDS * self.stable.card_px
+                    spot.sound = not hands_within(obs, spot.quad, spot.track, reach)
+                    self.place_views.add(spot, tol)
 
     def _latest_view(self, spot: Spot) -> np.ndarray:
         i = nearest(self.recent, spot.center, 0.25 * self.stable.card_px)

@@ -42,6 +42,10 @@ Processor = Callable[[np.ndarray, float], TableObservation]
 
 TRIM_PERIOD_S = 30.0
 """How often the publishing thread hands the C heap's free memory back to the system."""
+SWITCH_TRIM_S = 1.0
+"""This long after the session switches games, the heap is trimmed at once: the finished game's
+adapter (its card views: tens of MB after a Twin It game) is garbage by then, and would otherwise
+stay resident up to :data:`TRIM_PERIOD_S` into the next game."""
 
 MMAP_THRESHOLD = 256 << 10
 """Blocks of this size and more (frames, masks, crops: a 720p frame is 2.7 MB) are mapped apart
@@ -171,6 +175,8 @@ class LiveSession:
         self._stream_lock = threading.Lock()
         self._stream_frame: Frame | None = None
         self._stream_new = threading.Event()
+        self._trim_after: float | None = None
+        """When a switch of games asks the publishing thread to trim the heap."""
         self.status = "idle" if open_source is None else "starting"
         self.message = ""
         self.frames = 0
@@ -226,6 +232,7 @@ class LiveSession:
         """Referees another game from now on (the page is sent its whole state)."""
         self.live = live
         self.adapter = adapter
+        self._trim_after = self.clock() + SWITCH_TRIM_S
         live.subscribe(self._on_game_change)
         self._lend_history(adapter)
         self.hub.publish({"type": "state", "state": self.state_message()})
@@ -357,9 +364,12 @@ class LiveSession:
         while not self._stop.is_set():
             t0 = self.clock()
             try:
-                if trim is not None and t0 - last_trim >= TRIM_PERIOD_S:
+                switched = self._trim_after is not None and t0 >= self._trim_after
+                if trim is not None and (switched or t0 - last_trim >= TRIM_PERIOD_S):
                     trim()
                     last_trim = t0
+                if switched:
+                    self._trim_after = None
                 if self.live.end_timer_if_due():
                     log.info("timer ended")
                 if self.adapter is not None and hasattr(self.adapter, "tick"):

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tests.web.test_api import legal_actions
 from vision.errors import SourceUnavailable
@@ -123,6 +124,7 @@ def test_the_newest_frame_wins_when_vision_is_slow(tmp_path: Path) -> None:
 
 HEAP_PROBE = """
 import numpy as np
+import pytest
 from web.session import tune_heap
 
 def rss():
@@ -150,3 +152,35 @@ def test_the_tuned_heap_hands_freed_frames_back_to_the_system() -> None:
     )
     released_mb = float(out.stdout.strip())
     assert released_mb >= 0.9 * 40 * 720 * 1280 * 3 / 2**20
+
+
+def test_a_switch_of_games_hands_the_finished_games_memory_back_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heap is trimmed every TRIM_PERIOD_S, and SWITCH_TRIM_S after the session switches games
+    (the finished game's adapter is garbage by then), not up to 30 s into the next game."""
+    import web.session as session_module
+
+    trims: list[float] = []
+    monkeypatch.setattr(session_module, "heap_trimmer", lambda: lambda: trims.append(time.monotonic()))
+
+    def still() -> Iterator[tuple[float, object]]:
+        for i in range(400):
+            time.sleep(0.01)
+            yield i * 0.01, frame(i)
+
+    settings = Settings(game="lineit", players=("Ana", "Ben"), data_dir=tmp_path, retry_on_end=False)
+    ctx = build_context(settings, still, lambda image, t: TableObservation(0, t, 160, 120))
+    session = ctx.session
+    session.start()
+    try:
+        time.sleep(0.5)
+        assert trims == []  # no trim before TRIM_PERIOD_S without a switch
+        switched = time.monotonic()
+        session.switch(ctx.live, session.adapter)
+        assert wait_for(lambda: bool(trims), timeout=5.0)
+        assert session_module.SWITCH_TRIM_S <= trims[0] - switched < session_module.SWITCH_TRIM_S + 1.0
+        time.sleep(0.3)
+        assert len(trims) == 1  # once per switch
+    finally:
+        session.stop()

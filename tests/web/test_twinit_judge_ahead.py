@@ -129,7 +129,7 @@ def test_a_view_used_again_keeps_its_signature_while_newer_views_are_signed(tmp_
     landing frame stays the same signature while the next frame signs many new views: its pairs'
     scores asked ahead are found on the frame that rules (seed 1 at 83.4 s, s15 cache, asked 22
     pairs again on its ruling frame)."""
-    from web.adapters.twinit_claims import RECENT_VIEWS
+    from web.adapters.twinit_claims import RECENT_VIEWS, SIGS_SLACK
 
     _live, ad, _table = pile_game(tmp_path)
     ad.matcher.signature = lambda view: view.astype(np.float32)  # a new object per signing, as a judge's
@@ -140,9 +140,9 @@ def test_a_view_used_again_keeps_its_signature_while_newer_views_are_signed(tmp_
     for view in fresh[:RECENT_VIEWS]:
         ad._signature_of(view)
     assert ad._signature_of(claimed) is first  # used on the landing frame
-    for view in fresh[RECENT_VIEWS:]:  # the next frame: views enough to trim the kept signatures
-        ad._signature_of(view)
-    assert len(ad._sigs) <= 2 * RECENT_VIEWS
+    for view in fresh[RECENT_VIEWS : 2 * RECENT_VIEWS - 1]:  # the next frame: views enough to trim
+        ad._signature_of(view)  # the kept signatures (all but the claim's newest RECENT_VIEWS)
+    assert len(ad._sigs) <= RECENT_VIEWS + SIGS_SLACK
     assert ad._signature_of(claimed) is first
 
 
@@ -217,3 +217,45 @@ def test_one_arm_on_exactly_two_cards_judged_ahead_asks_nothing_on_the_ruling_fr
     assert plain["evidence"]["checks"] == ahead["evidence"]["checks"]
     assert plain["evidence"]["checks"]["two_tips"] is False
     assert sum(asked_plain) > 0 and sum(asked_ahead) == 0, (asked_plain, asked_ahead)
+
+
+def test_a_kept_pair_does_not_keep_its_signatures_alive(tmp_path: Path) -> None:
+    """A pair's score is found again only by the very two signatures asked: once neither the
+    adapter's kept signatures nor anything else holds one of them, the pair holds it no longer
+    (M's s16 measure: the 256 pairs kept up to 7.8 MB of the verifier's views alive), and such
+    pairs are the first dropped when the kept pairs are full."""
+    import gc
+    import weakref
+
+    _live, ad, _table = pile_game(tmp_path)
+    rng = np.random.default_rng(4)
+    gone, kept = (rng.integers(0, 255, (16, 16, 3), dtype=np.uint8) for _ in range(2))
+    ad._p_same_sigs([(gone, kept)])
+    watch = weakref.ref(gone)
+    del gone
+    gc.collect()
+    assert watch() is None
+    others = [rng.integers(0, 255, (16, 16, 3), dtype=np.uint8) for _ in range(SIG_PAIRS_KEPT + 1)]
+    ad._p_same_sigs([(kept, others[0])])  # an old live pair, then enough newer ones to fill the kept
+    for k in range(1, SIG_PAIRS_KEPT):
+        ad._p_same_sigs([(others[k], others[k + 1])])
+    assert len(ad._sig_pairs) == SIG_PAIRS_KEPT
+    asked = counting(ad)
+    ad._p_same_sigs([(kept, others[0])])  # the dead pair went, not this older live one
+    assert asked == []
+
+
+def test_the_kept_signatures_stay_near_the_views_kept(tmp_path: Path) -> None:
+    """The kept signatures are cut back to :data:`RECENT_VIEWS` once they pass it by
+    :data:`SIGS_SLACK`, not by twice as many (M's s16 measure: 48 -> 96 kept swung ~9 MB)."""
+    from web.adapters.twinit_claims import RECENT_VIEWS, SIGS_SLACK
+
+    _live, ad, _table = pile_game(tmp_path)
+    rng = np.random.default_rng(6)
+    views = [rng.integers(0, 255, (16, 16, 3), dtype=np.uint8) for _ in range(3 * RECENT_VIEWS)]
+    most = 0
+    for view in views:
+        ad._signature_of(view)
+        most = max(most, len(ad._sigs))
+    assert most == RECENT_VIEWS + SIGS_SLACK
+    assert ad._signature_of(views[-1]) is ad._sigs[id(views[-1])][1]  # the newest kept

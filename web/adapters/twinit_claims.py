@@ -11,7 +11,8 @@ each referee card lies).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,10 @@ from web.adapters.twinit_table import (
 
 RECENT_VIEWS = 48
 """Places whose newest view is kept (a table holds fewer cards in sight)."""
+SIGS_SLACK = 8
+"""Signatures kept beyond :data:`RECENT_VIEWS` before the oldest used are dropped back to it (one
+signature with the verifier's views is ~0.2 MB: a slack of another 48 swung the adapter's memory
+by ~9 MB within a game)."""
 PAIRS_KEPT = 8
 """Pairs of views whose p(same) is kept (:meth:`Claims._p_same_views`)."""
 SIG_PAIRS_KEPT = 256
@@ -33,7 +38,9 @@ SIG_PAIRS_KEPT = 256
 up to ~30 (its views against older ones, the record, the captures as won), the choice among an
 arm's hidden cards every pair of them (36 for 9 cards), a new view's label one pair per face known
 (up to ~70 late in a game): a label made between the landing frame and the ruling frame must not
-push the claim's pairs out."""
+push the claim's pairs out. The pairs hold their signatures weakly: a pair is found again only by
+the very two signatures asked, so one no longer held elsewhere (its view's signature dropped from
+the kept ones) can never be asked again, and its entry is dropped first."""
 FRESH_S = 1.0
 """A penalty needs both cards' views seen with no hand on them at most this long before the
 hands landed on them (an older view may show a card since covered, moved or turned)."""
@@ -71,7 +78,7 @@ class Claims:
 
     def _remember_sig(self, view: np.ndarray, sig: Any) -> None:
         self._sigs[id(view)] = (view, sig)
-        if len(self._sigs) > 2 * RECENT_VIEWS:
+        if len(self._sigs) > RECENT_VIEWS + SIGS_SLACK:
             for key in list(self._sigs)[: len(self._sigs) - RECENT_VIEWS]:
                 del self._sigs[key]
 
@@ -99,7 +106,7 @@ class Claims:
         todo: list[tuple[Any, Any]] = []
         for a, b in pairs:
             known = self._sig_pairs.get((id(a), id(b)))
-            if known is not None and known[0] is a and known[1] is b:
+            if known is not None and known[0]() is a and known[1]() is b:
                 out.append(known[2])
                 self._sig_pairs[(id(a), id(b))] = self._sig_pairs.pop((id(a), id(b)))  # newly used
             else:
@@ -111,7 +118,10 @@ class Claims:
                 if out[k] is None:
                     p = float(next(fresh))
                     out[k] = p
-                    self._sig_pairs[(id(a), id(b))] = (a, b, p)
+                    self._sig_pairs[(id(a), id(b))] = (_weak(a), _weak(b), p)
+            if len(self._sig_pairs) > SIG_PAIRS_KEPT:  # pairs whose signature is gone first
+                for key in [k for k, (ra, rb, _p) in self._sig_pairs.items() if ra() is None or rb() is None]:
+                    del self._sig_pairs[key]
             for stale in list(self._sig_pairs)[: max(0, len(self._sig_pairs) - SIG_PAIRS_KEPT)]:
                 del self._sig_pairs[stale]
         return [float(p) for p in out if p is not None]
@@ -686,6 +696,14 @@ class Claims:
             keep = 2 * len(held) + sum(1 for _, n in held if n == 3)
             if len(spots) > keep:
                 self.captures_at[seat] = spots[: max(0, keep)]
+
+
+def _weak(obj: Any) -> Callable[[], Any]:
+    """A weak reference to ``obj`` (a strong one when its type takes none)."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
 
 
 def _in_box(box: tuple[int, int, int, int], point: np.ndarray, margin: float = 8.0) -> bool:

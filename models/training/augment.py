@@ -39,6 +39,24 @@ class AugmentConfig:
 
 DEFAULT_AUG = AugmentConfig()
 
+EFFECTS = (
+    "jitter",
+    "rotation",
+    "camera_blur",
+    "white_balance",
+    "exposure",
+    "gradient",
+    "shadow",
+    "glare",
+    "blur",
+    "noise",
+    "jpeg",
+)
+"""What :func:`camera_crop` can be asked to leave out (``off``) while it draws every number as usual, so
+the crop's other effects stay exactly as they were: the finder's corner error, its residual rotation,
+the camera's blur before rectification, the white balance's per-channel gains, the exposure, the light
+gradient, the shadow edge (and band), the glare spot, focus or motion blur, noise, JPEG."""
+
 _TABLES: dict[int, tuple[np.random.Generator, list[np.ndarray]]] = {}
 """Table textures drawn by each generator (its first 24 calls draw one each, later calls reuse them).
 The generator is kept with them, so its id is never reused by another generator."""
@@ -62,8 +80,18 @@ def _table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return t[y : y + h, x : x + w].copy()
 
 
-def camera_crop(face: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig = DEFAULT_AUG) -> np.ndarray:
-    """A rectified camera crop of ``face`` (BGR uint8, upright), BGR uint8, same orientation."""
+def camera_crop(
+    face: np.ndarray,
+    rng: np.random.Generator,
+    cfg: AugmentConfig = DEFAULT_AUG,
+    off: frozenset[str] = frozenset(),
+) -> np.ndarray:
+    """A rectified camera crop of ``face`` (BGR uint8, upright), BGR uint8, same orientation. ``off``:
+    effects (:data:`EFFECTS`) left out, every number still drawn (the same generator's other effects and
+    later crops unchanged)."""
+    unknown = set(off) - set(EFFECTS)
+    if unknown:
+        raise ValueError(f"camera_crop: unknown effects {sorted(unknown)} (known: {', '.join(EFFECTS)})")
     target = rng.uniform(cfg.min_px, cfg.max_px)
     # Work at about 1.5 x the crop's resolution: the face as the camera sees it, on the table.
     pre = min(1.0, 1.5 * target / min(face.shape[:2]))
@@ -88,34 +116,47 @@ def camera_crop(face: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig =
     corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float64)
     centre = corners.mean(axis=0)
     ang = np.radians(rng.uniform(-cfg.max_rotation_deg, cfg.max_rotation_deg))
+    if "rotation" in off:
+        ang = 0.0
     rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
     src = (corners - centre) @ rot.T + centre
-    src += np.clip(
+    jitter = np.clip(
         rng.normal(0, cfg.corner_jitter, size=(4, 2)), -2.5 * cfg.corner_jitter, 2.5 * cfg.corner_jitter
-    ) * min(fh, fw)
+    )
+    if "jitter" not in off:
+        src += jitter * min(fh, fw)
     src += pad
     dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float64)
     # Camera blur at the card's resolution, then the rectification.
     blur_sigma = rng.uniform(0.0, 0.7) / scale
-    src_img = cv2.GaussianBlur(canvas, (0, 0), blur_sigma) if blur_sigma > 0.3 else canvas
+    blurred = blur_sigma > 0.3 and "camera_blur" not in off
+    src_img = cv2.GaussianBlur(canvas, (0, 0), blur_sigma) if blurred else canvas
     hom = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
     crop = cv2.warpPerspective(
         src_img, hom, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
-    return _light(crop, rng, cfg)
+    return _light(crop, rng, cfg, off)
 
 
-def _light(img: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig) -> np.ndarray:
+def _light(
+    img: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig, off: frozenset[str] = frozenset()
+) -> np.ndarray:
     h, w = img.shape[:2]
     xx = (np.arange(w, dtype=np.float32) / np.float32(w))[None, :]
     yy = (np.arange(h, dtype=np.float32) / np.float32(h))[:, None]
     s = cfg.light
     # White balance and exposure.
-    gains = np.exp(rng.normal(0, cfg.wb_sigma * s, size=3)).astype(np.float32) * np.float32(
-        np.exp(rng.normal(0, 0.15 * s))
-    )
+    balance = np.exp(rng.normal(0, cfg.wb_sigma * s, size=3)).astype(np.float32)
+    exposure = np.float32(np.exp(rng.normal(0, 0.15 * s)))
+    if "white_balance" in off:
+        balance = np.ones(3, np.float32)
+    if "exposure" in off:
+        exposure = np.float32(1.0)
+    gains = balance * exposure
     # Smooth light gradient.
     gx, gy = (np.float32(v) for v in rng.normal(0, 0.18 * s, size=2))
+    if "gradient" in off:
+        gx = gy = np.float32(0.0)
     field = 1.0 + gx * (xx - 0.5) + gy * (yy - 0.5)
     # A soft shadow edge.
     if rng.random() < cfg.shadow_p * s:
@@ -126,31 +167,44 @@ def _light(img: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig) -> np.
             - np.float32(rng.uniform(-0.3, 0.3))
         )
         depth = np.float32(rng.uniform(*cfg.shadow_depth))
-        field = field * (1.0 - depth / (1.0 + np.exp(-d * np.float32(rng.uniform(10, 40)))))
+        shadow = 1.0 - depth / (1.0 + np.exp(-d * np.float32(rng.uniform(10, 40))))
+        if "shadow" not in off:
+            field = field * shadow
     if cfg.shadow_band_p > 0 and rng.random() < cfg.shadow_band_p * s:
-        field = field * _shadow_band(xx, yy, rng, cfg.shadow_depth)
+        band = _shadow_band(xx, yy, rng, cfg.shadow_depth)
+        if "shadow" not in off:
+            field = field * band
     img = img * field[:, :, None].astype(np.float32) * gains[None, None, :]
     # A glare spot.
     if rng.random() < 0.35 * s:
         cx, cy = (np.float32(v) for v in rng.uniform(0.1, 0.9, size=2))
         sig = np.float32(rng.uniform(0.04, 0.12))
         spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sig * sig))
-        img += np.float32(rng.uniform(30, 100)) * spot[:, :, None]
+        glare = np.float32(rng.uniform(30, 100)) * spot[:, :, None]
+        if "glare" not in off:
+            img += glare
     # Blur: focus or motion.
     k = rng.random()
     if k < cfg.blur_p:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, cfg.max_blur))
+        sigma = rng.uniform(0.4, cfg.max_blur)
+        if "blur" not in off:
+            img = cv2.GaussianBlur(img, (0, 0), sigma)
     elif k < cfg.blur_p + 0.1:
         n = int(rng.integers(3, 6))
         kernel = np.zeros((n, n), np.float32)
         kernel[n // 2, :] = 1.0 / n
         m = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
         kernel = cv2.warpAffine(kernel, m, (n, n))
-        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
-    img += rng.standard_normal(size=img.shape, dtype=np.float32) * np.float32(rng.uniform(0, 6 * s))
+        if "blur" not in off:
+            img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    noise = rng.standard_normal(size=img.shape, dtype=np.float32) * np.float32(rng.uniform(0, 6 * s))
+    if "noise" not in off:
+        img += noise
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         q = int(rng.integers(40, 96))
+        if "jpeg" in off:
+            return out
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)

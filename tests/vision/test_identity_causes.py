@@ -58,3 +58,46 @@ def test_a_crop_against_itself_is_the_same(judge: PatternJudge) -> None:
 def test_bad_pair_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert jc.main(["--pairs", "0"]) == 2
     assert "--pairs" in capsys.readouterr().err
+
+
+def test_effects_count_the_bench_genuine_pairs_with_each_effect_left_out(judge: PatternJudge) -> None:
+    """On the bench deck's first 40 faces (a smaller deck, for time): every genuine pair counted once in
+    each class, each effect and group left out, and the crops the bench draws from its seed."""
+    import copy
+
+    from models.training.augment import EFFECTS
+    from vision.identity import render_decks as rd
+
+    deck = copy.copy(rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0])
+    deck.faces = deck.faces[:40]
+    res = jc.effects(judge, 0, deck)
+    pairs = jc.bench_genuine_pairs(deck)
+    assert res["pairs"] == len(pairs) > 0
+    assert all(deck.faces[i] == deck.faces[j] for i, j in pairs)
+    for key in ("by_side", "by_relative_turn", "by_crops_with_glare"):
+        assert sum(v["pairs"] for v in res[key].values()) == len(pairs), key
+    assert set(res["without"]) == set(EFFECTS) | set(jc.EFFECT_GROUPS)
+    for r in res["without"].values():
+        assert 0.0 <= r["same_accuracy"] <= 1.0
+        assert r["same_accuracy"] == pytest.approx(
+            res["same_accuracy"] + (r["to_same"] - r["from_same"]) / len(pairs), abs=1e-4
+        )
+    crops, turns = rd.camera_faces(deck, np.random.default_rng(0), AugmentConfig())
+    again, _ = rd.camera_faces(deck, np.random.default_rng(0), AugmentConfig())
+    assert len(crops) == len(turns) == 40 and all(
+        np.array_equal(a, b) for a, b in zip(crops, again, strict=True)
+    )
+
+
+def test_effects_take_the_bench_seed_unless_told(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    seeds: list[int] = []
+
+    def fake(judge, seed):
+        seeds.append(seed)
+        return {"deck": "d", "pairs": 1, "same_accuracy": 1.0, "without": {}}
+
+    monkeypatch.setattr(jc, "effects", fake)
+    monkeypatch.setattr(jc, "PatternJudge", lambda: None)
+    assert jc.main(["--effects"]) == 0 and jc.main(["--effects", "--seed", "3"]) == 0
+    assert seeds == [0, 3]
+    assert "d: 1 genuine pairs" in capsys.readouterr().out

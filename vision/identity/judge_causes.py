@@ -9,20 +9,31 @@ Every pair is judged as at run time (:class:`vision.identity.PatternJudge`, veri
 each variant the share of genuine pairs called "same", of near-duplicates called "different", and of
 near-duplicates called "same" (confident wrong), overall and by the pair's smaller crop side.
 
-Run: ``python -m vision.identity.judge_causes [--pairs N] [--seed S] [--json]`` (no PyTorch needed).
+With ``--effects``, the quick identity bench's own genuine pairs instead (its first bench deck, its
+crops drawn from its seed in its order: :func:`vision.identity.render_decks.camera_faces`), judged as
+the bench judges them and again with each camera effect of ``camera_crop`` left out on its own
+(:data:`models.training.augment.EFFECTS`; every number still drawn, so everything else stays as it
+was), then with the light's, the geometry's and the pixels' effects left out together: for each, the
+share called "same" and the pairs it turns to "same" and away from it. Also the genuine pairs' shares
+by class (the smaller crop side, the relative quarter turn, how many of the two crops show glare), the
+net's share at the verifier's gate, and the missed pairs' logits against the "same" threshold.
+
+Run: ``python -m vision.identity.judge_causes [--pairs N] [--seed S] [--effects] [--json]`` (no PyTorch
+needed).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import sys
 from collections.abc import Sequence
 
 import numpy as np
 
-from models.training.augment import AugmentConfig, camera_crop
+from models.training.augment import EFFECTS, AugmentConfig, camera_crop
 from models.training.decks import PatternDeck
 from models.training.judge_data import FaceCache
 from vision.identity import render_decks as rd
@@ -109,17 +120,115 @@ def causes(judge: PatternJudge, decks: Sequence[PatternDeck], n: int, seed: int)
     return out
 
 
+EFFECT_GROUPS = {
+    "light": ("white_balance", "exposure", "gradient", "shadow", "glare"),
+    "geometry": ("jitter", "rotation"),
+    "pixels": ("camera_blur", "blur", "noise", "jpeg"),
+}
+"""Effects left out together (each also on its own)."""
+
+
+def bench_genuine_pairs(deck: rd.RenderedTwinItDeck) -> list[tuple[int, int]]:
+    """Every pair of the deck's faces that show one pattern, in the identity bench's order."""
+    by: dict[str, list[int]] = {}
+    for i, ident in enumerate(deck.faces):
+        by.setdefault(ident, []).append(i)
+    return [(i, j) for idx in by.values() for i, j in itertools.combinations(idx, 2)]
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    q = np.clip(p, 1e-9, 1 - 1e-9)
+    return np.log(q / (1 - q))
+
+
+def effects(judge: PatternJudge, seed: int = 0, deck: rd.RenderedTwinItDeck | None = None) -> dict:
+    """The quick identity bench's genuine pairs (``seed`` its seed), as it judges them and with each
+    effect (:data:`models.training.augment.EFFECTS`, then :data:`EFFECT_GROUPS`) left out."""
+    deck = deck or rd.twinit_decks(rd.TWINIT_BENCH_SEEDS[:1], rd.TWINIT_BENCH_STYLES)[0]
+    pairs = bench_genuine_pairs(deck)
+    aug = AugmentConfig()
+
+    def crops_without(off: frozenset[str]) -> list[np.ndarray]:
+        return rd.camera_faces(deck, np.random.default_rng(seed), aug, off)[0]
+
+    def p_same(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        sigs = judge.signatures(crops)
+        sp = [(sigs[i], sigs[j]) for i, j in pairs]
+        a_, b_ = judge.platt
+        net = 1.0 / (1.0 + np.exp(-np.clip(a_ * judge.best_logits(sp) + b_, -40, 40)))
+        return judge.p_same_many(sp), net
+
+    crops, turn = rd.camera_faces(deck, np.random.default_rng(seed), aug)
+    p, net = p_same(crops)
+    same = p >= judge.same_at
+    missed = _logit(p[~same])
+    out: dict = {
+        "deck": f"twinit-s{deck.seed}-style{deck.style}",
+        "pairs": len(pairs),
+        "same_accuracy": round(float(same.mean()), 4),
+        "called_different": round(float(np.mean(p < judge.different_below)), 4),
+        "net_at_gate": round(float(np.mean(net >= judge.gate)), 4),
+        "net_alone_same": round(float(np.mean(net >= judge.net_same_at)), 4),
+        "same_logit": round(float(_logit(np.asarray([judge.same_at]))[0]), 3),
+        "missed_logit_quartiles": [round(float(v), 3) for v in np.quantile(missed, (0.25, 0.5, 0.75))]
+        if len(missed)
+        else [],
+    }
+    side = np.asarray([min(*crops[i].shape[:2], *crops[j].shape[:2]) for i, j in pairs])
+    glared = np.asarray(
+        [not np.array_equal(a, b) for a, b in zip(crops, crops_without(frozenset({"glare"})), strict=True)]
+    )
+
+    def share(m: np.ndarray) -> dict:
+        return {"pairs": int(m.sum()), "same_accuracy": round(float(same[m].mean()), 4) if m.any() else None}
+
+    out["by_side"] = {f"{lo}-{hi}": share((side >= lo) & (side < hi)) for lo, hi in SIDE_BANDS}
+    out["by_relative_turn"] = {
+        str(r): share(np.asarray([(turn[j] - turn[i]) % 4 == r for i, j in pairs])) for r in range(4)
+    }
+    out["by_crops_with_glare"] = {
+        str(n): share(np.asarray([int(glared[i]) + int(glared[j]) == n for i, j in pairs])) for n in range(3)
+    }
+    left_out: dict = {}
+    for name, off in [(e, (e,)) for e in EFFECTS] + list(EFFECT_GROUPS.items()):
+        q, _ = p_same(crops_without(frozenset(off)))
+        now = q >= judge.same_at
+        left_out[name] = {
+            "same_accuracy": round(float(now.mean()), 4),
+            "to_same": int((now & ~same).sum()),
+            "from_same": int((~now & same).sum()),
+        }
+    out["without"] = left_out
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.identity.judge_causes", description=__doc__)
     parser.add_argument("--pairs", type=int, default=600, help="pairs per variant (default 600)")
-    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument(
+        "--seed", type=int, default=None, help="default 5; with --effects the bench's own seed, 0"
+    )
+    parser.add_argument(
+        "--effects",
+        action="store_true",
+        help="the quick identity bench's genuine pairs, each effect left out",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.pairs < 1:
         print(f"--pairs: expected a positive number, got {args.pairs}", file=sys.stderr)
         return 2
+    if args.effects:
+        res = effects(PatternJudge(), 0 if args.seed is None else args.seed)
+        if args.json:
+            print(json.dumps(res, indent=1))
+        else:
+            print(f"{res['deck']}: {res['pairs']} genuine pairs, same {res['same_accuracy']}")
+            for name, r in res["without"].items():
+                print(f"  without {name:14s} same {r['same_accuracy']} (+{r['to_same']} -{r['from_same']})")
+        return 0
     decks = rd.twinit_decks(rd.TWINIT_VAL_SEEDS, rd.TWINIT_TRAIN_STYLES)
-    res = causes(PatternJudge(), decks, args.pairs, args.seed)
+    res = causes(PatternJudge(), decks, args.pairs, 5 if args.seed is None else args.seed)
     if args.json:
         print(json.dumps(res, indent=1))
     else:

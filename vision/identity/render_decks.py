@@ -9,6 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from models.training.augment import AugmentConfig, camera_crop
 from vision.render.faces import N_STYLES, deck_identities, render_face, twinit_deck
 
 FACE_PX_PER_MM = 4.0
@@ -56,6 +57,20 @@ def twinit_decks(seeds: tuple[int, ...], styles: tuple[int, ...]) -> list[Render
 
 def number_decks(styles: dict[str, tuple[int, ...]]) -> list[RenderedNumberDeck]:
     return [RenderedNumberDeck(deck, style) for deck, ss in styles.items() for style in ss]
+
+
+def camera_faces(
+    deck: RenderedTwinItDeck, rng: np.random.Generator, aug: AugmentConfig, off: frozenset[str] = frozenset()
+) -> tuple[list[np.ndarray], list[int]]:
+    """Each face of the deck as its own camera crop (``models.training.augment.camera_crop`` of the face
+    shrunk to 220 px, ``off`` its effects left out) at a random quarter turn, and each crop's turn: the
+    identity bench's render crops, drawn in its order from its generator."""
+    crops, turns = [], []
+    for ident in deck.faces:
+        crop = camera_crop(shrink(deck.image(ident), 220), rng, aug, off)
+        turns.append(int(rng.integers(4)))
+        crops.append(np.ascontiguousarray(np.rot90(crop, turns[-1])))
+    return crops, turns
 
 
 def shrink(img: np.ndarray, long_side: int) -> np.ndarray:

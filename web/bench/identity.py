@@ -133,10 +133,7 @@ def _render_part(
     enrolments: list[dict] = []
     for deck in rd.twinit_decks(seeds, rd.TWINIT_BENCH_STYLES):
         faces = deck.faces
-        crops = []
-        for ident in faces:
-            crop = camera_crop(rd.shrink(deck.image(ident), 220), rng, aug)
-            crops.append(np.ascontiguousarray(np.rot90(crop, int(rng.integers(4)))))
+        crops, _ = rd.camera_faces(deck, rng, aug)
         sigs = judge.signatures(crops)
         pairs, same, kinds = [], [], []
         by_pattern: dict[str, list[int]] = {}

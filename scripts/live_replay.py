@@ -17,10 +17,11 @@ load and the capture times all vary from run to run. This dev tool takes vision 
   :func:`web.bench.live._score`: each scripted claim right / uncertain / missed / wrong, each
   spurious ruling or question, with times; holds (the adapter's "held back") are listed too.
 
-A ruling's "latency" here is the deciding frame's capture time minus the hands-down time, plus the
-adapter's own wall time on that frame (no vision time, no publishing): a replay is for rulings,
-not for speed. The cache is tied to the vision code it was built with (``meta.json`` keeps a
-fingerprint of ``vision/`` and ``models/``; ``run`` warns when the tree differs).
+A ruling's "latency" here is the deciding frame's capture time minus the hands-down time (plus
+:data:`RECV_S`): whole frames, the same on any load; the adapter's own wall time on that frame is
+printed beside it (load-bound; no vision time, no publishing). A replay is for rulings, not speed.
+The cache is tied to the vision code it was built with (``meta.json`` keeps a fingerprint of
+``vision/`` and ``models/``; ``run`` warns when the tree differs).
 
 Usage (from a frozen copy of the tree, ``PYTHONPATH=.``)::
 
@@ -54,6 +55,9 @@ FPS = 10.0
 """The live bench's camera rate."""
 ANSWER_S = 1.0
 """The bench's players answer a question this long after it is asked."""
+RECV_S = 0.001
+"""A ruling counts as received this long after its frame's capture (the bench's scoring wants it
+after the hands were down, and a ruling may come on that very frame)."""
 CROP_MIN = 4096
 """Arrays of at least this many bytes (card crops) are stored once per cache, by content."""
 
@@ -280,7 +284,7 @@ def replay(
                     asked.append((now["mono"] + answer_s, int(question["id"]), yes))
             elif kind not in ("timer", "timer_end"):
                 return
-            out.seen.append((clock(), message))
+            out.seen.append((now["mono"] + RECV_S, message))
 
         ctx.hub.publish = publish  # type: ignore[method-assign]
         frame_times = [(t, t) for t in meta["times"]]
@@ -402,7 +406,9 @@ def report(runs: list[Replayed], slaps: dict[str, Any]) -> list[str]:
             word = "right" if got == claim["expected"] else got if got in ("uncertain", "missed") else "WRONG"
             text = f"  {claim['t']:7.2f} claim {claim['expected']:<7} -> {word:<9} ({got})"
             if "latency_ms" in claim:
-                text += f" {claim['latency_ms']:.0f} ms"
+                decided = claim["t"] + claim["latency_ms"] / 1000.0
+                k = min(range(len(run.adapter_ms)), key=lambda i: abs(run.frames[i][0] - decided))
+                text += f" {claim['latency_ms']:.0f} ms (adapter {run.adapter_ms[k]:.0f} ms)"
             near = missed.get((run.seed, claim["t"]), {}).get("nearest_ruling")
             if near:
                 text += (
@@ -426,7 +432,7 @@ def report(runs: list[Replayed], slaps: dict[str, Any]) -> list[str]:
     counts = "/".join(str(slaps[k]) for k in ("correct", "uncertain", "missed", "wrong", "spurious"))
     lines.append(
         f"total {slaps['total']}: right/uncertain/missed/wrong/spurious {counts}; latency p50 "
-        f"{slaps['latency_ms_p50']} p95 {slaps['latency_ms_p95']} ms (frame + adapter, no vision)"
+        f"{slaps['latency_ms_p50']} p95 {slaps['latency_ms_p95']} ms (deciding frame - hands down)"
     )
     return lines
 

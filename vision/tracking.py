@@ -99,6 +99,14 @@ class TrackerConfig:
     pace_overlap: float = 0.5
     """A detection overlapping this much where a visible card's pace takes it (more than where
     the card was) is matched to it before any card lying there (the moving card lies on top)."""
+    touched_holds: int = 10
+    """A tentative track on the place of a card out of sight (IoU at least ``tentative_overlap``)
+    that a hand still touches is not confirmed by a detection while the hand touches it, for up to
+    this many examined frames: it holds the detection, still tentative. The fingers over a card a
+    hand is leaving spoil its look, so the card out of sight fails its look test, and a track of
+    the fingered card would be confirmed in its place (a new id for the same card, the old one
+    left covered under it); once the hand is off, the look tells the card that lay there (it
+    takes the detection, and the tentative track goes) from a new one put down on it."""
 
 
 @dataclass
@@ -412,23 +420,37 @@ class CardTracker:
                 continue
             det_to_tr[i] = j
             used.add(j)
+        held: dict[int, int] = {}  # detection -> tentative track (index) holding it unconfirmed
         for i, j in later:
-            if i not in det_to_tr and j not in used and same_look(i, examined[j]):
-                det_to_tr[i] = j
-                used.add(j)
+            if (
+                i in det_to_tr
+                or i in held
+                or j in used
+                or j in held.values()
+                or not same_look(i, examined[j])
+            ):
+                continue
+            holds = int(examined[j].extra.get("held", 0))  # type: ignore[call-overload]
+            if holds < cfg.touched_holds and self._on_hidden_touched(
+                detections[i].quad, examined, used, hand_touch
+            ):
+                held[i] = j
+                continue
+            det_to_tr[i] = j
+            used.add(j)
         # A visible card overlapping a detection that does not look like it, and seen nowhere
         # else, is still that card (a quad a little off, a glare); when it was seen elsewhere by
         # its look, this is another card (a stack's new top card). (When the detection's look is
         # plainly another card's, see below.)
         for i, j in unlike:
-            if i not in det_to_tr and j not in used:
+            if i not in det_to_tr and i not in held and j not in used:
                 det_to_tr[i] = j
                 used.add(j)
         # Then the nearest centre among the live tracks within reach, not under a hand (a card
         # under a hand is not what is found elsewhere); not for a detection lying on a card left
         # unmatched (a quad a little off, whose look does not agree: not another card moved there).
         for i, det in enumerate(detections):
-            if i in det_to_tr:
+            if i in det_to_tr or i in held:
                 continue
             if any(
                 j not in used and tr.state is not CardState.GONE and quad_iou(det.quad, tr.quad) >= 0.5
@@ -459,7 +481,12 @@ class CardTracker:
         # Not when the card did not move at all: that is the next card of a stack (see
         # ``same_look``), the card that was on top having left it unseen.
         for i, j in unlike_far:
-            if i not in det_to_tr and j not in used and (i, examined[j].track_id) not in still:
+            if (
+                i not in det_to_tr
+                and i not in held
+                and j not in used
+                and (i, examined[j].track_id) not in still
+            ):
                 det_to_tr[i] = j
                 used.add(j)
 
@@ -469,6 +496,14 @@ class CardTracker:
         least = cfg.small_area * float(np.median(areas)) if len(areas) >= 3 else 0.0
         for i, det in enumerate(detections):
             view = False  # a clean view worth taking
+            if i in held:
+                # (a tentative track under a hand's fingers follows the detection, unconfirmed)
+                tr = examined[held[i]]
+                tr.quad = det.quad.astype(np.float32)
+                tr.confidence = det.confidence
+                tr.last_seen = timestamp
+                tr.extra["held"] = int(tr.extra.get("held", 0)) + 1  # type: ignore[call-overload]
+                continue
             if i in det_to_tr:
                 tr = examined[det_to_tr[i]]
                 moved = quad_iou(det.quad, tr.quad) < 0.95
@@ -524,8 +559,9 @@ class CardTracker:
             seen_apart,
         )
 
+        holding = set(held.values())
         for j, tr in enumerate(examined):
-            if j in used or id(tr) in dropped:
+            if j in used or j in holding or id(tr) in dropped:
                 continue
             if tr.tentative:  # not found again: a flicker, once its searches are spent
                 missed = int(tr.extra.get("missed", 0)) + 1  # type: ignore[call-overload]
@@ -574,6 +610,27 @@ class CardTracker:
             and not (t.state is CardState.GONE and timestamp - t.last_seen > cfg.forget_s)
         ]
         return changed
+
+    def _on_hidden_touched(
+        self,
+        quad: np.ndarray,
+        examined: list[Track],
+        used: set[int],
+        hand_touch: Callable[[np.ndarray], bool] | None,
+    ) -> bool:
+        """Whether a hand touches ``quad`` and it lies on the place of a card out of sight whose
+        look is known, one no detection took in this frame (see ``touched_holds``)."""
+        if hand_touch is None or not hand_touch(quad):
+            return False
+        return any(
+            j not in used
+            and tr.state is not CardState.VISIBLE
+            and not tr.tentative
+            and tr.signature is not None
+            and "unseen" not in tr.extra
+            and quad_iou(quad, tr.quad) >= self.cfg.tentative_overlap
+            for j, tr in enumerate(examined)
+        )
 
     def _near_hidden(self, quad: np.ndarray) -> bool:
         """Whether a quad lies within ``hidden_near`` card diagonals of a card out of sight (covered

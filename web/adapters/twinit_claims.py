@@ -325,8 +325,10 @@ class Claims:
     ) -> list[int] | None:
         """The two cards claimed: the only two hidden, or the only surely identical pair among
         more (arms cover cards on their way), or the only one among them with the card an arm's
-        tip lies on; otherwise held back as uncertain (an arm carrying a card over others makes
-        no question: answered "no", it would penalise a player who claimed nothing)."""
+        tip lies on; or, with no pair surely identical, a steal of the capture the tip lies on
+        (:meth:`_steal_at_tip`); otherwise held back as uncertain (an arm carrying a card over
+        others makes no question: answered "no", it would penalise a player who claimed
+        nothing)."""
         if len(hidden) == 2:
             return hidden
         sigs = {i: self._signature_of(self._latest_view(snapshot[i])) for i in hidden}
@@ -346,12 +348,44 @@ class Claims:
             sure_here = [pair for p, pair in ranked if p >= self.sure]
             if len(sure_here) == 1:
                 return sure_here[0]
+            if not sure:
+                steal = self._steal_at_tip(anchor, ranked, snapshot)
+                if steal is not None:
+                    return steal
         self.hold(
             {"type": "claim"},
             f"hands over {len(hidden)} cards: which two are claimed is not clear",
             f"des mains sur {len(hidden)} cartes : on ne sait pas lesquelles sont réclamées",
         )
         return None
+
+    def _steal_at_tip(
+        self, anchor: int, ranked: list[tuple[float, list[int]]], snapshot: list[Spot]
+    ) -> list[int] | None:
+        """The pair of the capture card an arm's tip lies on (``anchor``) and the only other hidden
+        card not surely another pattern than it (``ranked``: every hidden pair with the anchor and
+        its p(same)), when the capture's cards as won surely show that card's face
+        (:meth:`_capture_as_won`, which then rules the claim): a steal whose capture card under
+        the hand, a card of the capture laid over the other, is a poor view (offline, seed 5 at
+        9.6 s: the far capture at the tip, p(same) 0.97 with Ana's pile top under her arm, 0.00
+        with a table card under it, held as "which two are claimed is not clear"). ``None`` when
+        the capture's cards as won do not surely show the other card: the pair is picked only
+        for a steal the as-won views call "same" (:meth:`_claim` then judges it from its own
+        evidence views, and never penalises a pair picked among more)."""
+        state = self.live.snapshot_state()
+        maybe = [(p, pair) for p, pair in ranked if p >= self.different_below]
+        if len(maybe) != 1:
+            return None  # no card, or more than one, may show the anchor's pattern
+        p_same, pair = maybe[0]
+        spots = [snapshot[i] for i in pair]
+        locs = self._claimed_locs(spots, state)
+        located = [loc for loc in locs if loc is not None]
+        if len(located) != 2 or "capture" not in located[pair.index(anchor)]:
+            return None
+        crops = [self._latest_view(s) for s in spots]
+        if self._capture_as_won(located, crops, p_same, state) is None:
+            return None
+        return pair
 
     def _loc_of(self, spot: Spot, other_face: str | None, state: Mapping[str, Any]) -> dict[str, Any] | None:
         tol = 0.5 * self.stable.card_px

@@ -245,14 +245,14 @@ class Slaps(Claims):
             self._pending_frames += 1
             if (
                 tipped is None
-                and len(hidden) > 2
                 and self._claimed is None
                 and self._still_frames >= 1
                 and self._picked_for != self._pending[1]
-            ):  # one arm lying still on more than two cards: every pair _pick_pair will weigh,
-                # asked once while it waits for STILL_S or HOLD_S
+            ):  # one arm lying still on two cards or more: what its claim will ask the judge (on
+                # two, Claims.judge_ahead; on more, every pair _pick_pair will weigh), asked once
+                # while it waits for STILL_S or HOLD_S
                 self._picked_for = self._pending[1]
-                self.pick_ahead([snapshot[i] for i in sorted(hidden)])
+                self.pick_ahead([snapshot[i] for i in sorted(hidden)], self._pending[1])
         if self._claimed is not None:
             return
         hold = TWO_HANDS_HOLD_S if tipped is not None else HOLD_S

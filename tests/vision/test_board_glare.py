@@ -122,3 +122,21 @@ def test_a_pit_beside_a_dark_edge_is_no_clean_pit() -> None:
     patch[OFFSET_Y < -0.36] = (120, 120, 120)
     assert read_shapes(patch[None], RED, GREY)[0] == 0
     assert not clean_pits(patch[None])[0]
+
+
+def test_a_hueless_dark_centre_among_a_hued_board_s_pits_is_no_sure_pit() -> None:
+    """Seed 8, board 10 (1280 x 720): on a cream board clipped at white the pits' darkness leans to
+    blue as the board does (B 25, G 11, R 10), and a grey peg lifted by glare to a small dark centre
+    darkens every channel alike (B 11, G 10, R 12.5): it was read empty, surely. Among a board's
+    pits that lean so, one that does not is no sure pit; alone, or among pits as hueless as it (a
+    grey board), it still is one; so is a faint pit (under the plain pit level), a few levels below
+    white in every channel, whose hue clipping took (seed 15, board 3, hole 11, 7)."""
+    pits = [_patch(centre=(200 + k, 238, 242)) for k in range(8)]
+    even = _patch(centre=(228, 228, 226))
+    got = read_shapes(np.stack([*pits, even]), RED, GREY)
+    assert (got[:-1] == 0).all() and got[-1] == -1
+    assert read_shapes(even[None], RED, GREY)[0] == 0
+    faint = _patch(centre=(249, 249, 249))
+    assert (read_shapes(np.stack([*pits, faint]), RED, GREY) == 0).all()
+    grey_board = [_patch(centre=(222 + k % 3, 224, 225)) for k in range(8)]
+    assert (read_shapes(np.stack([*grey_board, even]), RED, GREY) == 0).all()

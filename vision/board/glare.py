@@ -16,6 +16,9 @@ of either), a black or grey one darkens all three alike. Under tinted light a gr
 channels unevenly, in the order of the light's gains (warm light: blue most, red least), so its red
 channel too may be nearly white: a piece whose blue and green darkness differ that much is not
 read red (nor grey: its red channel is too pale for that); it abstains.
+An empty hole's pit is the board's own material in shade: below white its darkness keeps the board's
+hue, as every pit on the board does. Where a board's pits lean so (read together, one board's holes),
+a dark centre alike in every channel is no sure pit: a hueless piece lifted by glare to a remnant.
 Where nothing shows (the glare lifts the pit and the piece past white) the hole is not read:
 the reader abstains, it never guesses.
 """
@@ -55,6 +58,17 @@ greater: a red piece's paint has little of either, 38 and 34 of 255) ..."""
 HUELESS_MIN = 0.58
 """... and at least this share, black or grey."""
 
+PIT_REF = 8
+"""Pits read in one batch (one board's clipped holes) from which the board's own pit hue is taken ..."""
+PIT_HUED = 0.3
+"""... where their median lean (see ``_lean``) reaches this (a board with a hue of its own) ..."""
+PIT_LEAN_SHARE = 0.5
+"""... a pit leaning less than this share of theirs ..."""
+PIT_EVEN = 0.2
+"""... and darkened alike in every channel (each within this share of their mean), at least
+``PIT_DARK``, is no sure pit: a hueless piece's remnant (a pit less clipped than the rest leans less
+than they do, but still leans; a faint one, clipped in every channel, may not lean at all)."""
+
 _g = np.linspace(-0.48, 0.48, SAMPLES)
 OFFSET_Y, OFFSET_X = np.meshgrid(_g, _g, indexing="ij")
 """Sample offsets (pitches) of a hole's patch from its centre."""
@@ -77,11 +91,14 @@ CLEAN = 2.0 * NOISE
 board around it for :func:`clean_pits`."""
 
 
-def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np.ndarray:
+def read_shapes(
+    patches: np.ndarray, red: int | None, hueless: int | None, pit_lean: float | None = None
+) -> np.ndarray:
     """(K,) int8 for (K, SAMPLES, SAMPLES, 3) BGR patches around holes on a board clipped at white:
     0 empty, ``red`` or ``hueless`` (the spec's class numbers, None where it has no such class)
-    for a piece, -1 where the shape says nothing for sure."""
-    dark = 255.0 - patches.astype(np.float32)
+    for a piece, -1 where the shape says nothing for sure. The board's pits' lean is measured on
+    the patches' own pits (``board_pit_lean``), or ``pit_lean`` where they are too few."""
+    dark, pit, lean = _pits(patches)
     grey = dark.mean(-1)
     centre = grey[:, _CENTRE].mean(1)
     ring = grey[:, _ANNULUS].mean(1)
@@ -89,10 +106,21 @@ def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np
     quarters = np.stack([grey[:, q].mean(1) for q in _QUARTERS], 1)
     clear = around <= np.maximum(AROUND * np.maximum(centre, ring), NOISE)
     out = np.full(len(patches), -1, np.int8)
-    deep = (centre >= PIT_DARK) | (
-        (centre >= PIT_FAINT) & (centre >= PIT_CONTRAST * np.maximum(ring, around))
-    )
-    pit = clear & deep & (ring <= np.maximum(PIT_SPREAD * centre, NOISE))
+    # An empty hole's pit is the board's own material in shade: below white its darkness keeps
+    # the board's hue (greatest in the channels the board is darkest in), as every other pit on
+    # the board shows, if less where glare clips it less. A hueless piece lifted by glare to a
+    # small dark centre darkens every channel alike: on a board with a hue, a "pit" without it
+    # is not sure.
+    ref = _pits_lean(lean, pit)
+    ref = pit_lean if ref is None else ref
+    if ref is not None and ref >= PIT_HUED:
+        d = dark[:, _CENTRE].mean(1)
+        mean = d.mean(-1, keepdims=True)
+        even = (np.abs(d - mean) <= PIT_EVEN * mean).all(-1)
+        # A faint pit (under ``PIT_DARK``, seen by its contrast alone) lies a few levels below white
+        # in every channel: clipping leaves it no hue to tell.
+        even &= mean[:, 0] >= PIT_DARK
+        pit &= ~(even & (lean < PIT_LEAN_SHARE * ref))
     out[pit] = 0
     piece = clear & (ring >= PIECE_DARK) & (ring >= PIECE_SPREAD * centre)
     piece &= quarters.min(1) >= PIECE_ROUND * quarters.max(1)
@@ -104,6 +132,44 @@ def read_shapes(patches: np.ndarray, red: int | None, hueless: int | None) -> np
     if hueless is not None:
         out[piece & (share >= HUELESS_MIN)] = hueless
     return out
+
+
+def board_pit_lean(patches: np.ndarray) -> float | None:
+    """The median lean (see ``_lean``) of the pits :func:`read_shapes` finds among (K, SAMPLES,
+    SAMPLES, 3) BGR patches of one board's clipped holes, before its lean test; None where they are
+    fewer than ``PIT_REF``."""
+    _dark, pit, lean = _pits(patches)
+    return _pits_lean(lean, pit)
+
+
+def _pits(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(darkness below white (K, SAMPLES, SAMPLES, 3), (K,) bool: an empty hole's pit by its shape,
+    (K,) its centre's lean) for (K, SAMPLES, SAMPLES, 3) BGR patches."""
+    dark = 255.0 - patches.astype(np.float32)
+    grey = dark.mean(-1)
+    centre = grey[:, _CENTRE].mean(1)
+    ring = grey[:, _ANNULUS].mean(1)
+    around = np.median(grey[:, _AROUND], axis=1)
+    clear = around <= np.maximum(AROUND * np.maximum(centre, ring), NOISE)
+    deep = (centre >= PIT_DARK) | (
+        (centre >= PIT_FAINT) & (centre >= PIT_CONTRAST * np.maximum(ring, around))
+    )
+    pit = clear & deep & (ring <= np.maximum(PIT_SPREAD * centre, NOISE))
+    return dark, pit, _lean(dark[:, _CENTRE].mean(1))
+
+
+def _pits_lean(lean: np.ndarray, pit: np.ndarray) -> float | None:
+    """The median of ``lean`` over ``pit``, where at least ``PIT_REF`` (0: never); else None."""
+    if not PIT_REF or pit.sum() < PIT_REF:
+        return None
+    return float(np.median(lean[pit]))
+
+
+def _lean(dark: np.ndarray) -> np.ndarray:
+    """(K,) for (K, 3) darkness below white: how far it leans to some channels (the norm of its
+    difference from its mean over that mean; 0 for a darkness alike in every channel)."""
+    mean = dark.mean(-1, keepdims=True)
+    return np.linalg.norm(dark - mean, axis=-1) / np.maximum(mean[:, 0], 1e-6)
 
 
 def clean_pits(patches: np.ndarray) -> np.ndarray:

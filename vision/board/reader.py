@@ -7,7 +7,9 @@ local correction, so light gradients, tints and soft shadows divide out. Each ho
 small disc becomes a log-ratio against that local board colour and is compared with three
 prototypes (empty, colour 1, colour 2) learned from the board itself, starting from nominal
 colours, then again against local prototypes learnt from each class's confident members around
-each hole (light added on top, lamp or glare, lifts a dark piece more than a ratio says). A cell
+each hole (light added on top, lamp or glare, lifts a dark piece more than a ratio says), and, with
+its own light taken off, against the pieces' classes learnt with their members' light taken off (a
+class learnt as seen is a piece under its members' mean light: one under none is darker). A cell
 that does not look like the board (a hand, an arm, a sleeve) makes its four holes abstain; so
 does a hole that matches no prototype. Abstaining is never a misread. A shadow or a light changes
 the cells' hue too, but the holes under it still show themselves (pits, pegs in their colours,
@@ -56,7 +58,7 @@ import cv2
 import numpy as np
 
 from calibration.board_finder import BoardLocation, distort_points
-from vision.board.glare import OFFSET_X, OFFSET_Y, clean_pits, read_shapes
+from vision.board.glare import OFFSET_X, OFFSET_Y, board_pit_lean, clean_pits, read_shapes
 from vision.board.spec import BoardSpec
 from vision.errors import InputError
 
@@ -352,6 +354,9 @@ of the (faded) colour's own (see ``_links``; 0: no such test)."""
 LINK_TINT = True
 """Whether a hueless bridge there may lean as its pegs' rings lean (tinted light darkens a washed-out
 grey unevenly, in the order of the light's gains), its difference's hue within ``CLIP_COS`` of theirs."""
+UNLIT_CLASSES = True
+"""Each hole is also judged, its light taken off, against the pieces' classes learnt with their
+members' light taken off (``_unlit_classes``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -485,6 +490,12 @@ class BoardReader:
         self._memory = np.full((n, n), -1, np.int8)
         """Each hole's last confident value, while no hand has come near it since (-1: none)."""
         self._memory_conf = np.zeros((n, n), np.float32)
+        self._pit_lean: float | None = None
+        """The lean of the board's pits where glare clipped it, as the last full read measured it
+        (``glare.board_pit_lean``; None: too few pits)."""
+        self._unlit: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        """The pieces' classes (prototypes, spreads, adapted) with their members' light taken off,
+        as the last full read learnt them where light was added (``_unlit_classes``), else None."""
 
     @property
     def clipped(self) -> np.ndarray:
@@ -1476,11 +1487,14 @@ class BoardReader:
         label: np.ndarray,
         conf: np.ndarray,
         dmin: np.ndarray,
+        full: bool = True,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Holes ``(rows, cols)`` on a board clipped at white, read again by the shape of what still
         shows there (:func:`vision.board.glare.read_shapes`): an unread hole whose shape is sure is
         read (a weak match, ``SHAPE_MATCH``); one read by its ring alone (``CLIP_MATCH``) whose shape
-        says otherwise abstains. ``label``, ``conf``, ``dmin`` are those holes' (1-D) values."""
+        says otherwise abstains. ``label``, ``conf``, ``dmin`` are those holes' (1-D) values. A full
+        read (``full``) measures the board's pits' lean on those holes (``_pit_lean``); an
+        incremental one, on its few holes, falls back on the last full read's."""
         if self.spec.pattern != "holes" or not len(rows):
             return label, conf, dmin
         unread = (dmin >= 1.0) | (conf < UNSURE)
@@ -1498,8 +1512,13 @@ class BoardReader:
             xs.reshape(len(r), -1).astype(np.float64), ys.reshape(len(r), -1).astype(np.float64)
         )
         patches = cv2.remap(image, mx, my, cv2.INTER_LINEAR).reshape(len(r), *OFFSET_Y.shape, 3)
+        if full:
+            self._pit_lean = board_pit_lean(patches)
         shape = read_shapes(
-            patches, int(red[0]) if len(red) == 1 else None, int(grey[0]) if len(grey) == 1 else None
+            patches,
+            int(red[0]) if len(red) == 1 else None,
+            int(grey[0]) if len(grey) == 1 else None,
+            self._pit_lean,
         )
         label, conf, dmin = label.copy(), conf.copy(), dmin.copy()
         idx = np.nonzero(todo)[0]
@@ -1571,6 +1590,55 @@ class BoardReader:
                     self._spread[k] = np.maximum(1.4826 * mad, floor)
         return protos
 
+    def _unlit_classes(
+        self,
+        vg: np.ndarray,
+        board: np.ndarray,
+        lit: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+        ok: np.ndarray,
+        first: np.ndarray,
+        strict: np.ndarray | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each hole, its light taken off (``vg``), judged against the pieces' classes learnt from
+        their members with theirs taken off too (``ok`` and ``strict`` as for :meth:`_adapt`, on the
+        first labels ``first``); where a piece matches better so, that reading wins. A class learnt
+        from its members as seen is a piece under their mean added light (a lamp's, glare's): a piece
+        under less (no lamp over it) is darker than that along the light's direction (its dark
+        channels most), and read against its class as seen it may match nothing. The measured light
+        is no exact figure for every piece, so the class as seen stays and the better fit wins."""
+        keep = self.prototypes.copy(), self._spread.copy(), self._adapted.copy()
+        try:
+            self._unlit = (self._adapt(vg, first, ok, strict), self._spread.copy(), self._adapted.copy())
+        finally:
+            self.prototypes, self._spread, self._adapted = keep
+        return self._judge_unlit(vg, board, lit, label, conf, dmin)
+
+    def _judge_unlit(
+        self,
+        vg: np.ndarray,
+        board: np.ndarray,
+        lit: np.ndarray,
+        label: np.ndarray,
+        conf: np.ndarray,
+        dmin: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Holes (any leading shape), their light taken off (``vg``), judged against the unlit
+        classes the last full read learnt (``_unlit_classes``); a piece that matches better so wins."""
+        if self._unlit is None:
+            return label, conf, dmin
+        keep = self._spread, self._adapted
+        protos, self._spread, self._adapted = self._unlit
+        try:
+            lu, cu, du = self._classify(vg, self._floored(protos, board, lit))
+        finally:
+            self._spread, self._adapted = keep
+        # Only a class those members taught (a nominal one is judged more loosely).
+        better = (du < dmin) & (lu > 0) & self._unlit[2][lu]
+        return tuple(np.where(better, a, b) for a, b in ((lu, label), (cu, conf), (du, dmin)))  # type: ignore[return-value]
+
     def _local_protos(self, v: np.ndarray, label: np.ndarray, sure: np.ndarray) -> np.ndarray:
         """(N, N, 3, 6) prototypes for each hole: a Gaussian-weighted mean (``LOCAL_SIGMA``
         pitches) of each class's confident members around it, drawn towards the board-wide
@@ -1631,6 +1699,9 @@ class BoardReader:
         if bare.sum() >= max(8, 0.1 * ok.sum()):
             self.prototypes[0] = np.median(v[bare], axis=0)
         label, conf, dmin = self._classify(v, self.prototypes)
+        first_label, first_conf = label, conf
+        self._unlit = None
+        self._pit_lean = None
         # A hole beside holes that match nothing, side by side (a hand the board's colour, its
         # shadow), teaches no class that has few members: a fingertip's shadow over an empty hole,
         # or a finger over one, is no piece's colour, and a class learnt from it reads the rest of
@@ -1661,6 +1732,18 @@ class BoardReader:
             # the board-wide one's verdict).
             better = ld < dmin
             label, conf, dmin = (np.where(better, a, b) for a, b in ((ll, label), (lc, conf), (ld, dmin)))
+        if UNLIT_CLASSES and lit.any():
+            label, conf, dmin = self._unlit_classes(
+                vg,
+                board,
+                lit,
+                label,
+                conf,
+                dmin,
+                ok & (first_conf > 0.95),
+                first_label,
+                None if apart is None else apart & (first_conf > 0.95),
+            )
         peak = np.where(self._alone(dmin, occluded), self._peak, 0.0)
         label, conf, dmin = self._peak_light(
             f.hole_log, board, label, conf, dmin, self._glare, peak, self._white_base, self._peak_used
@@ -1807,13 +1890,17 @@ class BoardReader:
                 lab, c, d = self._classify_lit(
                     v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
                 )
+        if UNLIT_CLASSES and lit.any():
+            lab, c, d = self._judge_unlit(vg, board[idx], lit, lab, c, d)
         # Not here: whether a hole stands alone needs its neighbours' fresh distances (``_alone``).
         self._peak_used[idx] = 0.0
         lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
         lab, c, d = self._lit_dark_pieces(f.hole_log[idx], board[idx], lab, c, d, self._glare[idx])
         clip = self._clipped[idx]
         if clip.any():
-            sub = self._clipped_shapes(f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip])
+            sub = self._clipped_shapes(
+                f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip], full=False
+            )
             lab[clip], c[clip], d[clip] = sub
         if f.quad_log is not None:
             lab, c, d = self._crossings(

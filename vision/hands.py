@@ -517,7 +517,7 @@ class HandTracker:
             if table_colour is None:
                 table_colour = low_table.mask() > 0
             if np.count_nonzero(table_colour & blob) < cfg.min_not_table * area and not self._stands_out(
-                low, blob, (int(x), int(y), int(w), int(h)), fg | not_hand
+                low, blob, (int(x), int(y), int(w), int(h)), fg | not_hand, colours
             ):
                 # Table-coloured where the memory differs: a ghost of something that has left
                 # (a hand that was there when the memory began). The memory takes the table back.
@@ -663,7 +663,12 @@ class HandTracker:
         return out
 
     def _stands_out(
-        self, low: np.ndarray, blob: np.ndarray, bbox: tuple[int, int, int, int], busy: np.ndarray
+        self,
+        low: np.ndarray,
+        blob: np.ndarray,
+        bbox: tuple[int, int, int, int],
+        busy: np.ndarray,
+        colours: np.ndarray | None = None,
     ) -> bool:
         """Whether a blob (bool, working resolution) in the table's colours is something over the
         table, not the ghost of what left: the frame's pixels in it differ from the table's colours
@@ -674,7 +679,11 @@ class HandTracker:
         for its shadow lies in the ring; the nearest, as a checked cloth has several colours). A dark hand
         on a wood whose grain has its colours differs from the wood around it, and the memory
         there holds that wood; a ghost is the frame's table where the memory holds what left.
-        Too little ring seen to tell: a ghost, as before."""
+        Only the blob's pixels where the memory holds the table's colours (``colours``, see
+        :func:`table_model_mask`) are compared: where it holds a card, the memory differs from the
+        table around as much under a hand lying on that card as under a ghost (a dark hand
+        landing on a pile was taken for a ghost, and the memory took the hand in); all of them
+        when fewer than 8 are. Too little ring seen to tell: a ghost, as before."""
         assert self._memory is not None
         r = self.cfg.ghost_ring
         x, y, w, h = bbox
@@ -689,7 +698,13 @@ class HandTracker:
         # the table's colours around (a patterned cloth has several): a sample of the ring's
         table = mem[ring]
         table = table[:: max(1, len(table) // RING_SAMPLES)][:, None, :]
-        pixels = np.flatnonzero(inside)
+        if colours is None:
+            held = table_model_mask(self._memory.astype(np.uint8), None)[y0:y1, x0:x1] == 0
+        else:
+            held = table_model_mask(np.ascontiguousarray(mem).astype(np.uint8), colours) == 0
+        pixels = np.flatnonzero(inside & held)
+        if len(pixels) < 8:
+            pixels = np.flatnonzero(inside)
         pixels = pixels[:: max(1, len(pixels) // BLOB_SAMPLES)]
 
         def off_table(colours: np.ndarray) -> float:

@@ -597,11 +597,16 @@ class CardTracker:
                 tr.state = CardState.COVERED
             if tr.state is not was:
                 changed.append(tr)
-        # Visible cards outside the examined region are as they were: still in sight.
+        # Visible cards outside the examined region are as they were: still in sight. One last
+        # seen moving has stopped where it was found (nothing changed there): its clean view, which
+        # waited for it to be found still, is taken now (else the blurred look it was first found
+        # with stays its look, and the next search of its place takes it for another card).
         for tr in self.tracks:
             if tr.state is CardState.VISIBLE and id(tr) not in in_region:
                 tr.last_seen = timestamp
                 tr.pace = None
+                if tr.extra.pop("moving", False) and not tr.tentative:
+                    self._take_clean_view(tr, frame, timestamp, bool(hand_touch and hand_touch(tr.quad)))
         # Drop long-gone tracks, flickers and duplicates.
         self.tracks = [
             t

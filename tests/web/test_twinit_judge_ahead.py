@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from tests.web.tableobs import card, crop, hand_on
 from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP, P, Table, claim_entries, pile_game, setup
 from vision.observation import CardState, HandObservation, Seat
+from web.adapters.twinit import TwinItAdapter
 from web.adapters.twinit_claims import SIG_PAIRS_KEPT
 from web.adapters.twinit_table import nearest
 
@@ -164,14 +166,16 @@ def test_a_pile_card_of_unknown_face_labelled_ahead_is_labelled_alike_asking_not
     assert faces[0] == faces[1]
 
 
-def one_arm_on_two(tmp_path: Path, ahead: bool) -> tuple[dict, list[int], int]:
-    """One arm from Ana's far edge lies on the card she played and Ben's pile top (two patterns),
-    Ben's other card in sight, until the claim is put to the table; with ``ahead``, the frame
-    before the one that rules asks the claim's questions (:meth:`Claims.pick_ahead` of the two
-    cards). Returns the question, the judge's calls on the ruling frame (pairs asked; a single
-    pair's call counts 1) and the frames shown with the arm."""
+def one_arm_scene(
+    tmp_path: Path, plain: bool
+) -> tuple[Any, TwinItAdapter, Table, tuple[list, list], list[int]]:
+    """Ana's played card and Ben's pile top (two patterns) that one arm from Ana's far edge is
+    about to lie on, Ben's other card in sight; with ``plain`` the adapter's pick-ahead call is a
+    no-op. Returns the game, the adapter, the table, the frame with the arm (cards and hands) and
+    the list the judge's calls go to (pairs asked; a single pair's call counts 1)."""
     live, ad = setup(tmp_path)
-    ad.pick_ahead = (lambda spots, landed=None: None) if not ahead else ad.pick_ahead
+    if plain:
+        ad.pick_ahead = lambda spots, landed=None: None
     table = Table(ad)
     for _ in range(6):
         table.show(seen([card(1, P[0], *BOTTOM), card(2, P[1], *TOP)]))
@@ -181,9 +185,18 @@ def one_arm_on_two(tmp_path: Path, ahead: bool) -> tuple[dict, list[int], int]:
     covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
     arm = [HandObservation(7, Seat("top"), (1, 2), (600, 0, 80, 400))]
     single, many = ad.matcher.p_same, ad.matcher.p_same_many
-    calls: list[int] = []  # the judge's calls on the frame shown last
+    calls: list[int] = []
     ad.matcher.p_same = lambda a, b: calls.append(1) or single(a, b)
     ad.matcher.p_same_many = lambda pairs: calls.append(len(pairs)) or many(pairs)
+    return live, ad, table, ([*covered, *seen(cards[2:])], arm), calls
+
+
+def one_arm_on_two(tmp_path: Path, ahead: bool) -> tuple[dict, list[int], int]:
+    """One arm (:func:`one_arm_scene`) lies on the two cards until the claim is put to the table;
+    with ``ahead``, the frame before the one that rules asks the claim's questions
+    (:meth:`Claims.pick_ahead` of the two cards). Returns the question, the judge's calls on the
+    ruling frame and the frames shown with the arm."""
+    live, ad, table, (frame, arm), calls = one_arm_scene(tmp_path, plain=not ahead)
     for shown in range(1, 12):
         if ahead and shown == RULED_AT:
             snapshot, tol = ad.stable.snapshot, 0.25 * ad.stable.card_px
@@ -191,7 +204,7 @@ def one_arm_on_two(tmp_path: Path, ahead: bool) -> tuple[dict, list[int], int]:
             assert ad._pending is not None and None not in at
             ad.pick_ahead([snapshot[i] for i in at], ad._pending[1])
         calls.clear()
-        table.show([*covered, *seen(cards[2:])], arm)
+        table.show(frame, arm)
         if live.questions:
             break
     asked = list(calls)

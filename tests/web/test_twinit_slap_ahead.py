@@ -4,36 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.web.tableobs import card
-from tests.web.test_twinit_adapter import BOTTOM, MIDDLE, TOP, P, Table, setup
-from tests.web.test_twinit_judge_ahead import seen
-from vision.observation import CardState, HandObservation, Seat
+from tests.web.test_twinit_judge_ahead import one_arm_scene
 
 
 def one_arm_on_two(tmp_path: Path, plain: bool) -> tuple[dict, list[int], int]:
     """One arm from Ana's far edge lies still on the card she played and Ben's pile top (two
-    patterns) until the claim is put to the table, with the slap watch as it is or (``plain``)
-    its pick-ahead call made a no-op. Returns the question, the judge's calls on the frame that
-    put it (pairs asked; a single pair's call counts 1) and how many frames showed the arm."""
-    live, ad = setup(tmp_path)
-    if plain:
-        ad.pick_ahead = lambda spots, landed=None: None
-    table = Table(ad)
-    for _ in range(6):
-        table.show(seen([card(1, P[0], *BOTTOM), card(2, P[1], *TOP)]))
-    cards = [card(1, P[0], *MIDDLE), card(2, P[1], *TOP), card(3, P[1], *BOTTOM)]
-    for _ in range(6):
-        table.show(seen(cards))
-    covered = [card(1, P[0], *MIDDLE, state=CardState.COVERED), card(2, P[1], *TOP, state=CardState.COVERED)]
-    arm = [HandObservation(7, Seat("top"), (1, 2), (600, 0, 80, 400))]
-    single, many = ad.matcher.p_same, ad.matcher.p_same_many
-    calls: list[int] = []
-    ad.matcher.p_same = lambda a, b: calls.append(1) or single(a, b)
-    ad.matcher.p_same_many = lambda pairs: calls.append(len(pairs)) or many(pairs)
+    patterns, :func:`one_arm_scene`) until the claim is put to the table, with the slap watch as
+    it is or (``plain``) its pick-ahead call made a no-op. Returns the question, the judge's calls
+    on the frame that put it and how many frames showed the arm."""
+    live, _ad, table, (frame, arm), calls = one_arm_scene(tmp_path, plain)
     shown = 0
     while not live.questions and shown < 11:
         calls.clear()
-        table.show([*covered, *seen(cards[2:])], arm)
+        table.show(frame, arm)
         shown += 1
     (question,) = live.questions.values()
     return question, list(calls), shown

@@ -223,6 +223,9 @@ class LiveSession:
         for thread in self._threads:
             thread.join(timeout)
         self._threads.clear()
+        close = getattr(getattr(self.process, "__self__", None), "close", None)
+        if callable(close):
+            close()  # (a processor's own threads: the Twixt board's background check)
 
     @property
     def running(self) -> bool:

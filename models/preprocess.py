@@ -82,8 +82,27 @@ def to_tensor(crop: np.ndarray, width: int, height: int, balance: bool = False) 
     ``balance``, each channel on its own: :func:`balance_channels`)."""
     crop = to_portrait(crop)
     small = cv2.resize(crop, (width, height), interpolation=cv2.INTER_AREA)
+    return small_to_tensor(small, balance)
+
+
+def small_to_tensor(small: np.ndarray, balance: bool = False) -> np.ndarray:
+    """:func:`to_tensor` of a crop already turned to portrait and resized to the network's input size
+    (BGR uint8): a caller that has that image for another use (the judge's verifier shrinks the crop to
+    the same 64 x 64 with the same interpolation) need not resize the crop twice."""
     x = (balance_channels(small) if balance else normalise_exposure(small)) - 0.5
     return np.ascontiguousarray(x.transpose(2, 0, 1))
+
+
+def turn_count(square: bool) -> int:
+    """How many symmetric turns :func:`turns` makes: 4 for a square card, 2 for an oblong one."""
+    return 4 if square else 2
+
+
+def turns_into(x: np.ndarray, square: bool, out: np.ndarray) -> None:
+    """:func:`turns` of ``x`` written into ``out`` ((turn_count, 3, S, S), float32): no intermediate
+    copies (a batch of crops fills one array the network takes as it is)."""
+    for i, k in enumerate((0, 1, 2, 3) if square else (0, 2)):
+        out[i] = np.rot90(x, k, axes=(1, 2))
 
 
 def turns(x: np.ndarray, square: bool) -> np.ndarray:

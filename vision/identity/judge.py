@@ -45,7 +45,7 @@ import numpy as np
 from models import judge_verify as jv
 from models.files import JUDGE, MODEL_DIR
 from models.judge_scoring import best_logits
-from models.preprocess import check_crop, is_square, to_tensor, turns
+from models.preprocess import check_crop, is_square, small_to_tensor, to_tensor, turn_count, turns_into
 from vision.errors import InputError
 from vision.identity.sessions import open_model
 
@@ -216,15 +216,21 @@ class PatternJudge:
             raise InputError(str(exc)) from exc
         square = is_square(crop)
         view = None
+        small = None
         if self.verifier is not None:
             high, size = None, jv.HIGH_SIZE
             if jv.high_eligible(min(crop.shape[:2]), self.high, source_px):
                 assert self.high is not None
                 high, size = crop.copy(), int(self.high["size"])
-            view = LazyView(jv.source(crop), square, high, size)
+            small = jv.source(crop)
+            view = LazyView(small, square, high, size)
         px = 0.0
         if self.resolution is not None:
             px = jv.effective_px(min(crop.shape[:2]), self.resolution, source_px)
+        if small is not None and self.size == jv.SIZE:
+            # The verifier's source is the net's input before normalising (to_portrait, then INTER_AREA
+            # to SIZE x SIZE, as to_tensor does): the crop is resized once.
+            return small_to_tensor(small, self.balance), square, view, px
         return to_tensor(crop, self.size, self.size, self.balance), square, view, px
 
     def signatures(
@@ -239,13 +245,17 @@ class PatternJudge:
             raise InputError(f"source_px: expected one value per crop ({len(crops)}), got {len(source_px)}")
         known = source_px or [None] * len(crops)
         inputs = [self._input(c, f"crop {i}", known[i]) for i, c in enumerate(crops)]
-        stacks = [turns(x, sq) for x, sq, _, _ in inputs]
-        flat = np.concatenate(stacks).astype(np.float32)
+        counts = [turn_count(sq) for _, sq, _, _ in inputs]
+        flat = np.empty((sum(counts), *inputs[0][0].shape), np.float32)
+        i = 0
+        for (x, sq, _, _), n in zip(inputs, counts, strict=True):
+            turns_into(x, sq, flat[i : i + n])
+            i += n
         emb = self._embed.run(None, {"crops": flat})[0]
         out, i = [], 0
-        for (_, sq, v, px), st in zip(inputs, stacks, strict=True):
-            out.append(Signature(emb[i : i + len(st)], sq, v, px))
-            i += len(st)
+        for (_, sq, v, px), n in zip(inputs, counts, strict=True):
+            out.append(Signature(emb[i : i + n], sq, v, px))
+            i += n
         return out
 
     def signature(self, crop: np.ndarray) -> Signature:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.registry import make_game
 from vision.render.scene import release_caches
 from web.app import build_context
-from web.capture import scenario_source
+from web.capture import PlayedFrame, played_source, scenario_source
 from web.context import AppContext
 from web.live_game import LiveGame
 from web.settings import Settings
@@ -78,11 +78,14 @@ def build_demo(
     speed: float = 1.0,
     on_truth: Callable[[float, float, Any], None] | None = None,
     repeat: int = 1,
+    played: Sequence[Sequence[PlayedFrame]] | None = None,
     **overrides: Any,
 ) -> AppContext:
     """The demo's context. ``repeat`` > 1 plays scenarios of seeds ``seed, seed + 1, ...`` back
-    to back, each a new game (the benchmark's long run). ``overrides`` are :class:`Settings`
-    fields (``deck=DIR``: Twin It judged against that enrolled deck)."""
+    to back, each a new game (the benchmark's long run). ``played``: each scenario's frames
+    rendered beforehand (:func:`web.capture.prerender`), played as a webcam's MJPEG stream
+    instead of rendered while they play. ``overrides`` are :class:`Settings` fields
+    (``deck=DIR``: Twin It judged against that enrolled deck)."""
     scenario = load_scenario(game, seed)
     settings = demo_settings(scenario, game, **overrides)
     restart: list[Callable[[Settings], None]] = []
@@ -95,7 +98,7 @@ def build_demo(
                 hook(demo_settings(following, game, **overrides))
             yield following
 
-    source = chained_source(scenarios, fps, on_truth, speed)
+    source = chained_source(scenarios, fps, on_truth, speed, played)
     if game == "twixt":
         from web.wiring import collaborators_for
 
@@ -158,15 +161,22 @@ def chained_source(
     fps: float,
     on_truth: Callable[[float, float, Any], None] | None,
     speed: float,
+    played: Sequence[Sequence[PlayedFrame]] | None = None,
 ) -> Any:
     """Scenarios played one after the other in real time, each from its own t = 0; the frames'
-    timestamps keep rising across them."""
+    timestamps keep rising across them. With ``played``, the k-th scenario's frames are
+    ``played[k]`` (rendered beforehand), else each frame is rendered as it plays."""
 
     def open_() -> Any:
         offset = 0.0
-        for scenario in scenarios():
+        for k, scenario in enumerate(scenarios()):
             last = 0.0
-            for t, image in scenario_source(scenario, fps, on_truth, speed)():
+            source = (
+                played_source(played[k], on_truth, speed)
+                if played is not None
+                else scenario_source(scenario, fps, on_truth, speed)
+            )
+            for t, image in source():
                 last = t
                 yield offset + t, image
             offset += last + 1.0 / fps

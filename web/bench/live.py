@@ -47,6 +47,14 @@ from web.bench.stats import median, percentile, rounded
 log = logging.getLogger(__name__)
 
 FULL_RUN_S = 600.0
+FPS = 10.0
+"""The camera's frame rate in the demo games."""
+CAMERA = os.environ.get("TABLEREF_BENCH_CAMERA", "jpeg")
+"""The demo games' camera: ``jpeg``, each scenario rendered beforehand (before the timed part; kept
+in :func:`web.capture.frames_cache_root`) and played as a webcam's MJPEG stream, a frame decoded as
+it plays, so the camera costs the server what a real one does; ``render`` (the environment's
+``TABLEREF_BENCH_CAMERA=render``), each frame rendered in the server while it plays, the demo's
+camera: the renderer took about half the server's CPU and a third of its GIL's time."""
 MATCH_S = 2.0
 """A ruling counts for a scripted claim when its hands landed within this of the truth, it came
 after the hands were down, and it names the same seat and cards (:func:`claimed`)."""
@@ -72,7 +80,10 @@ def _start(
     repeat: int = 1,
     truth: Path | None = None,
     deck: Path | None = None,
+    camera: str | None = None,
 ) -> subprocess.Popen:
+    """The bench server ``what``; ``camera``: ``demo``'s (``jpeg``: the frames :func:`camera_frames`
+    made ready, used without their check again; ``render``)."""
     cmd = [
         sys.executable,
         "-m",
@@ -93,6 +104,10 @@ def _start(
         cmd += ["--truth", str(truth)]
     if deck is not None:
         cmd += ["--deck", str(deck)]
+    if camera is not None:
+        cmd += ["--camera", camera]
+        if camera == "jpeg":
+            cmd += ["--frames-checked"]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     # The server's log goes to a file, never to a pipe nobody drains (a full pipe would block it).
     log = data.with_name(f"{data.name}-server.log")
@@ -618,10 +633,24 @@ def _stream(seed: int, data: Path, seconds: float, deck: Path | None = None) -> 
     }
 
 
-def run(quick: bool, seed: int, enrolled: bool = False) -> dict[str, Any]:
+def camera_frames(seeds: list[int], fps: float) -> dict[str, Any]:
+    """The scenarios' frames rendered beforehand and checked (:func:`web.capture.prerender`), before
+    the timed part: how long it took, and whether every one was in the cache already."""
+    from web.capture import prerender
+
+    started = time.monotonic()
+    found = [prerender("twinit", s, fps)[1] for s in seeds]
+    return {"kind": "jpeg", "prepare_s": rounded(time.monotonic() - started, 1), "cached": all(found)}
+
+
+def run(quick: bool, seed: int, enrolled: bool = False, camera: str | None = None) -> dict[str, Any]:
     """The bench's figures; ``enrolled``: the scenarios' deck is enrolled first (the rendered
     enrolment, :mod:`web.bench.live_deck`) and both servers judge slaps against it, the
-    enrolment's figures under ``"_enrolment"``."""
+    enrolment's figures under ``"_enrolment"``; ``camera``: the demo games' (:data:`CAMERA`), said
+    under ``"_camera"``."""
+    camera = camera or CAMERA
+    if camera not in ("jpeg", "render"):
+        raise ValueError(f"camera {camera!r}: expected 'jpeg' or 'render'")
     from web.demo_session import load_scenario
 
     duration = float(load_scenario("twinit", seed).duration)
@@ -632,17 +661,19 @@ def run(quick: bool, seed: int, enrolled: bool = False) -> dict[str, Any]:
         from web.bench.live_deck import enrolled_deck
 
         deck, enrolment = enrolled_deck(seed)
+    seeds = [seed + k for k in range(repeat)]
+    shot = camera_frames(seeds, FPS) if camera == "jpeg" else {"kind": "render"}
     with tempfile.TemporaryDirectory(prefix="tableref-bench-") as tmp:
         data = Path(tmp)
         truth_path = data / "truth.jsonl"
         port = _free_port()
         started = time.monotonic()
-        proc = _start("demo", port, data / "demo", seed, 10.0, repeat, truth_path, deck)
+        proc = _start("demo", port, data / "demo", seed, FPS, repeat, truth_path, deck, camera)
         if enrolled:
             enrolment["server_start_s"] = rounded(time.monotonic() - started, 2)
         watch = ProcWatch(proc.pid)
         watch.start()
-        truth = _scenario_truth([seed + k for k in range(repeat)])
+        truth = _scenario_truth(seeds)
         recorder = WsRecorder(port, _table_answers(port, truth, truth_path))
         recorder.start()
         recorder.connected.wait(10)
@@ -661,7 +692,7 @@ def run(quick: bool, seed: int, enrolled: bool = False) -> dict[str, Any]:
         slaps, coop = _score(truth, _truth_frames(truth_path), recorder.seen)
         memory = _memory(watch, quick)
         stream = _stream(seed, data, 8.0 if quick else 20.0, deck)
-    result = {"slaps": slaps, "coop_timer": coop, "stream": stream, "memory": memory}
+    result = {"slaps": slaps, "coop_timer": coop, "stream": stream, "memory": memory, "_camera": shot}
     if enrolled:
         result["_enrolment"] = enrolment
     return result

@@ -7,7 +7,11 @@ glare, another white balance, blur, noise and JPEG. All randomness comes from th
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,6 +24,12 @@ class AugmentConfig:
     max_px: int = 120
     corner_jitter: float = 0.035
     """Corner error of the card finder, share of the card side."""
+    corner_bank: str = ""
+    """Where set: the name of a file of the card finder's measured corner errors (:func:`corner_bank`),
+    used in place of ``corner_jitter`` and the residual rotation: each crop takes one measured card's
+    four corner errors (so one crop is off the way the finder's crops are: most by a fraction of a
+    pixel, a few by a tenth of the card). The row is picked by the crop's own corner-error draw, so the
+    generator's stream, and every other effect of this and later crops, is unchanged."""
     max_rotation_deg: float = 5.0
     light: float = 1.0
     """Strength of light effects (0: none)."""
@@ -56,6 +66,28 @@ EFFECTS = (
 the crop's other effects stay exactly as they were: the finder's corner error, its residual rotation,
 the camera's blur before rectification, the white balance's per-channel gains, the exposure, the light
 gradient, the shadow edge (and band), the glare spot, focus or motion blur, noise, JPEG."""
+
+BANK_DIR = Path(__file__).resolve().parent
+"""Where corner banks (:attr:`AugmentConfig.corner_bank`) lie."""
+
+
+@lru_cache(maxsize=4)
+def corner_bank(name: str) -> np.ndarray:
+    """The card finder's measured corner errors in ``BANK_DIR / name`` (JSON: ``{"rows": [[x0, y0, x1,
+    y1, x2, y2, x3, y3], ...]}``, one card each: its top-left, top-right, bottom-right and bottom-left
+    corners' displacement in the card's own frame, in shares of its short side), (n, 4, 2) float64."""
+    rows = np.asarray(json.loads((BANK_DIR / name).read_text(encoding="utf-8"))["rows"], np.float64)
+    if rows.ndim != 2 or rows.shape[1] != 8 or len(rows) == 0:
+        raise ValueError(f"{BANK_DIR / name}: expected rows of 8 numbers")
+    return rows.reshape(-1, 4, 2)
+
+
+def _bank_row(name: str, z: float) -> np.ndarray:
+    """The row of bank ``name`` at the standard normal draw ``z``'s quantile (a uniform pick)."""
+    bank = corner_bank(name)
+    u = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+    return bank[min(int(u * len(bank)), len(bank) - 1)]
+
 
 _TABLES: dict[int, tuple[np.random.Generator, list[np.ndarray]]] = {}
 """Table textures drawn by each generator (its first 24 calls draw one each, later calls reuse them).
@@ -120,9 +152,11 @@ def camera_crop(
         ang = 0.0
     rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
     src = (corners - centre) @ rot.T + centre
-    jitter = np.clip(
-        rng.normal(0, cfg.corner_jitter, size=(4, 2)), -2.5 * cfg.corner_jitter, 2.5 * cfg.corner_jitter
-    )
+    drawn = rng.normal(0, cfg.corner_jitter, size=(4, 2))
+    jitter = np.clip(drawn, -2.5 * cfg.corner_jitter, 2.5 * cfg.corner_jitter)
+    if cfg.corner_bank:
+        jitter = _bank_row(cfg.corner_bank, float(drawn[0, 0]) / max(cfg.corner_jitter, 1e-12))
+        src = corners.copy()  # the measured errors are the finder's whole error, its rotation included
     if "jitter" not in off:
         src += jitter * min(fh, fw)
     src += pad

@@ -82,6 +82,13 @@ def corner_bank(name: str) -> np.ndarray:
     return rows.reshape(-1, 4, 2)
 
 
+def bank_source(name: str) -> dict:
+    """Where bank ``name`` came from (its ``source``: the card finder's code fingerprint and commit, the
+    scenes' seed and counts, the IoU it kept), with its number of cards."""
+    data = json.loads((BANK_DIR / name).read_text(encoding="utf-8"))
+    return {"file": name, "cards": len(data["rows"]), **data.get("source", {})}
+
+
 def _bank_row(name: str, z: float) -> np.ndarray:
     """The row of bank ``name`` at the standard normal draw ``z``'s quantile (a uniform pick)."""
     bank = corner_bank(name)

@@ -17,6 +17,19 @@ BENCH_FILE = "identity_bench.json"
 """The last ``tableref bench identity`` figures, with the sha256 of the models they measured."""
 
 
+CORNERS_NOTE = (
+    "The bench's render crops are off by the card finder's measured corner errors (each crop one found "
+    "card's four corners, `models/training/finder_corners.json`, `python -m vision.identity.finder_corners`; "
+    "most within a fraction of a pixel, a tail to a quarter of the side). `render._corners_gaussian` gives "
+    "the same draws with the Gaussian corner error the models were trained with (3.5 % of the side per "
+    "axis, clipped at 8.75 %, and up to 5 degrees of rotation: far harsher on most cards); "
+    "`render._corners_iou05` with the finder's badly cut cards too (found quads of IoU 0.5-0.9: half a "
+    "card or two merged), whose confident wrong rate is the danger where a caller hands the judge any "
+    "quad it has. Figures above measured before session 17 used the Gaussian."
+)
+"""Under each card's benchmark: how the bench's crops simulate the card finder."""
+
+
 def ms_per_crop(path: Path, shape: tuple[int, ...], batch: int, repeat: int = 200) -> float:
     """Median ms per crop of one ONNX graph at ``batch`` on one thread."""
     s = cpu_session(path)
@@ -107,6 +120,7 @@ def write_card(model: ModelFiles, folder: Path, command: str) -> Path:
             lines.append("The stored figures measured other model files: run the bench again.")
     else:
         lines.append("Not measured yet.")
+    lines += ["", CORNERS_NOTE]
     if model.name == "judge":
         lines += verifier_section(folder, model)
         lines += enrolled_section(folder)

@@ -77,3 +77,12 @@ def test_the_committed_bank_is_the_finders_mixture_of_exact_and_far_off_corners(
     assert bank.shape == (1386, 4, 2)
     per_corner = np.linalg.norm(bank, axis=2).reshape(-1)
     assert np.median(per_corner) < 0.01 and np.percentile(per_corner, 99) > 0.0875
+
+
+def test_a_banked_crop_is_the_same_every_time() -> None:
+    face = _face()
+    cfg = AugmentConfig(corner_bank="finder_corners.json")
+    for seed in range(4):
+        a = camera_crop(face, np.random.default_rng(seed), cfg)
+        assert np.array_equal(a, camera_crop(face, np.random.default_rng(seed), cfg))
+        assert not np.array_equal(a, camera_crop(face, np.random.default_rng(seed)))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.identity.finder_corners import bank_rows, card_frame_error, main, summary
+from vision.identity.finder_corners import bank_rows, card_frame_error, finder_fingerprint, main, summary
 
 TRUTH = np.array([[100, 50], [160, 60], [145, 150], [85, 140]], np.float64)  # 60 x ~91 px, turned
 
@@ -48,4 +48,21 @@ def test_the_tool_measures_rendered_scenes_and_writes_a_bank(tmp_path: Path, cap
     found = out["720p"]["iou0.9"]
     assert found["found"] >= 4 and found["per_corner"]["p50"] < 0.05
     rows = json.loads(bank.read_text())["rows"]
-    assert len(rows) == found["found"] == out["bank"]["rows"] and all(len(r) == 8 for r in rows)
+    assert len(rows) == found["found"] == out["bank_iou0.9"]["rows"] and all(len(r) == 8 for r in rows)
+    source = json.loads(bank.read_text())["source"]
+    assert source == {
+        "finder_sha256": finder_fingerprint(),
+        "scenes_seed": 0,
+        "frames_720p": 2,
+        "frames_1080p": 0,
+        "min_iou": 0.9,
+    }
+
+
+def test_the_committed_banks_say_which_finder_they_measured() -> None:
+    from models.training.augment import bank_source
+
+    for name, iou, cards in (("finder_corners.json", 0.9, 1386), ("finder_corners_iou05.json", 0.5, 1720)):
+        src = bank_source(name)
+        assert src["cards"] == cards and src["min_iou"] == iou and src["scenes_seed"] == 0
+        assert (src["frames_720p"], src["frames_1080p"]) == (300, 120) and len(src["finder_sha256"]) == 64

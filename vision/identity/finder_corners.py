@@ -12,12 +12,15 @@ It prints percentiles per corner and the share of cards whose worst corner passe
 
 ``--bank`` writes the IoU >= 0.9 cards' corner displacements in each card's own frame (top-left,
 top-right, bottom-right, bottom-left; x along the card's top edge; shares of its short side): the bank
-``AugmentConfig.corner_bank`` draws from (``models/training/finder_corners.json`` was made so).
+``AugmentConfig.corner_bank`` draws from (``models/training/finder_corners.json`` was made so, at
+89873c3, with the defaults); ``--loose-bank`` the IoU >= 0.5 cards' (``finder_corners_iou05.json``).
+Each records the finder's code fingerprint, the scenes' seed and counts.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 from dataclasses import replace
@@ -31,6 +34,8 @@ log = logging.getLogger(__name__)
 
 BANK_MIN_IOU = 0.9
 """Found quads of this IoU or more with their true card go into the bank (the cards bench's "found")."""
+LOOSE_MIN_IOU = 0.5
+"""The loose bank also keeps the badly cut cards (half a card, two merged: IoU 0.5-0.9)."""
 SHARES = (0.01, 0.02, 0.05, 0.0875, 0.15)
 """Worst-corner errors whose share of cards the summary gives (0.0875: the simulation's clip)."""
 
@@ -133,6 +138,35 @@ def bank_rows(rows: list[dict[str, Any]], min_iou: float = BANK_MIN_IOU) -> list
     ]
 
 
+def finder_fingerprint() -> str:
+    """sha256 of the card finder's code (every ``vision/cards/*.py``, names and contents, in order):
+    which finder a bank measured."""
+    folder = Path(__file__).resolve().parents[1] / "cards"
+    h = hashlib.sha256()
+    for f in sorted(folder.glob("*.py")):
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def bank_file(rows: list[list[float]], min_iou: float, seed: int, frames: int, frames_1080: int) -> str:
+    """The JSON text of a bank (``models.training.augment.corner_bank`` reads ``rows``)."""
+    about = (
+        "Card finder corner errors on the cards bench's rendered scenes (web.bench.cards._scenes), every "
+        f"true card >= 80 % visible whose best found quad has IoU >= {min_iou:g}: each card's top-left, "
+        "top-right, bottom-right, bottom-left corner displacement (x, y) in the card's own frame, in "
+        "shares of its short side (models.training.augment.AugmentConfig.corner_bank). Made by "
+        "python -m vision.identity.finder_corners --bank."
+    )
+    source = {
+        "finder_sha256": finder_fingerprint(),
+        "scenes_seed": seed,
+        "frames_720p": frames,
+        "frames_1080p": frames_1080,
+        "min_iou": min_iou,
+    }
+    return json.dumps({"about": about, "source": source, "rows": rows}, separators=(",", ":"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m vision.identity.finder_corners", description=__doc__.split("\n")[0]
@@ -141,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames-1080", type=int, default=120, help="scenes at 1920 x 1080")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bank", type=Path, help="write the IoU >= 0.9 cards' corner errors here")
+    ap.add_argument("--loose-bank", type=Path, help="write the IoU >= 0.5 cards' corner errors here")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -149,19 +184,12 @@ def main(argv: list[str] | None = None) -> int:
         "1080p": measure(args.frames_1080, args.seed, 1920, 1080),
     }
     out = {name: {f"iou{m:g}": summary(r, m) for m in (0.9, 0.5)} for name, r in rows.items()}
-    if args.bank is not None:
-        bank = bank_rows(rows["720p"]) + bank_rows(rows["1080p"])
-        about = (
-            "Card finder corner errors on the cards bench's rendered scenes (web.bench.cards._scenes seed "
-            f"{args.seed}: {args.frames} frames at 1280x720, {args.frames_1080} at 1920x1080), every true "
-            f"card >= 80 % visible whose best found quad has IoU >= {BANK_MIN_IOU}: each card's top-left, "
-            "top-right, bottom-right, bottom-left corner displacement (x, y) in the card's own frame, in "
-            "shares of its short side (models.training.augment.AugmentConfig.corner_bank). Made by "
-            "python -m vision.identity.finder_corners --bank."
-        )
-        text = json.dumps({"about": about, "rows": bank}, separators=(",", ":"))
-        args.bank.write_text(text, encoding="utf-8")
-        out["bank"] = {"path": str(args.bank), "rows": len(bank)}
+    for path, min_iou in ((args.bank, BANK_MIN_IOU), (args.loose_bank, LOOSE_MIN_IOU)):
+        if path is None:
+            continue
+        bank = bank_rows(rows["720p"], min_iou) + bank_rows(rows["1080p"], min_iou)
+        path.write_text(bank_file(bank, min_iou, args.seed, args.frames, args.frames_1080), encoding="utf-8")
+        out[f"bank_iou{min_iou:g}"] = {"path": str(path), "rows": len(bank)}
     if args.json:
         print(json.dumps(out))
     else:

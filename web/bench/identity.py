@@ -4,6 +4,16 @@ render: Twin It decks (seeds and a style training never used): every pair of fac
 same pattern, as many random different pairs, and every near-duplicate pair (several times in the
 full run); each card is its own camera crop (light, blur, finder error, any quarter turn). Number
 decks in their held-out style: every card at every quarter turn (one random turn in --quick).
+The finder error of each crop is one measured card's (``models/training/finder_corners.json``,
+:data:`CORNER_BANK`: the card finder's corner errors on the cards bench's rendered scenes, every
+found card (IoU >= 0.9), its four corners in the card's own frame: most within a fraction of a
+pixel, a tail to 24 % of the side; ``vision.identity.finder_corners``); where it came from is printed
+as ``render._corners_bank_source``. Beside the headline, every run also gives the same render part
+(same draws, only the corners differ) with the former Gaussian corner error
+(``render._corners_gaussian``: 3.5 % of the side per axis, clipped at 8.75 %, plus up to 5 degrees
+of rotation; far harsher than the finder on most cards, lighter in its tail) and with the finder's
+badly cut cards too (``render._corners_iou05``: found quads of IoU 0.5-0.9, half a card or two
+merged; its confident wrong rate is the danger where a caller hands the judge any quad it has).
 real: ../shared/realdata/set-crops: every pair of equal design_id and every pair differing in
 exactly one attribute; plus the cards that the card finder cuts from set-boards/ photos (matched to
 the labelled quads), paired the same way. Every accuracy counts "uncertain" as not correct.
@@ -36,7 +46,7 @@ import cv2
 import numpy as np
 
 from models.labels import parse_identity
-from models.training.augment import AugmentConfig, camera_crop
+from models.training.augment import AugmentConfig, bank_source, camera_crop
 from vision.identity import NumberReader, PatternJudge
 from vision.identity import render_decks as rd
 from vision.identity.judge import Signature
@@ -45,6 +55,10 @@ from web.bench.stats import median, rounded
 log = logging.getLogger(__name__)
 
 REALDATA = Path(__file__).resolve().parents[2].parent / "shared" / "realdata"
+CORNER_BANK = "finder_corners.json"
+"""The card finder's measured corner errors the render crops take (the headline)."""
+CORNER_BANK_LOOSE = "finder_corners_iou05.json"
+"""The same with the badly cut cards (found at IoU 0.5-0.9) too: ``render._corners_iou05``."""
 ATTRIBUTES = ("count", "colour", "shading", "shape")
 
 
@@ -121,11 +135,17 @@ def _enrolment_totals(infos: list[dict]) -> dict:
 
 
 def _render_part(
-    judge: PatternJudge, reader: NumberReader, quick: bool, seed: int, enrolled: bool = True
+    judge: PatternJudge,
+    reader: NumberReader,
+    quick: bool,
+    seed: int,
+    enrolled: bool = True,
+    aug: AugmentConfig | None = None,
 ) -> dict:
-    """``enrolled``: also the figures of the judge with each bench deck enrolled (``_enrolled``)."""
+    """``enrolled``: also the figures of the judge with each bench deck enrolled (``_enrolled``).
+    ``aug``: how the crops are made (default: the finder's measured corner errors, :data:`CORNER_BANK`)."""
     rng = np.random.default_rng(seed)
-    aug = AugmentConfig()
+    aug = AugmentConfig(corner_bank=CORNER_BANK) if aug is None else aug
     seeds = rd.TWINIT_BENCH_SEEDS[:1] if quick else rd.TWINIT_BENCH_SEEDS
     hard_repeats = 1 if quick else 4
     p_all, same_all, kind_all, side_all = [], [], [], []
@@ -386,13 +406,28 @@ def _unbuilt(sig: Signature) -> Signature:
     return dataclasses.replace(sig, lazy_view=sig.lazy_view.unbuilt())
 
 
+def _render_with_other_corners(judge: PatternJudge, reader: NumberReader, quick: bool, seed: int) -> dict:
+    """The render part (measured corner errors), then the same draws with the former Gaussian corner
+    error and with the finder's badly cut cards too, and where the bank came from."""
+    out = _render_part(judge, reader, quick, seed)
+    for key, aug in (
+        ("_corners_gaussian", AugmentConfig()),
+        ("_corners_iou05", AugmentConfig(corner_bank=CORNER_BANK_LOOSE)),
+    ):
+        other = _render_part(judge, reader, quick, seed, enrolled=False, aug=aug)
+        other.pop("_by_crop_side", None)
+        out[key] = other
+    out["_corners_bank_source"] = bank_source(CORNER_BANK)
+    return out
+
+
 def run(quick: bool, seed: int) -> dict:
     judge = PatternJudge()
     reader = NumberReader()
     real = _real_part(judge, quick)
     log.info("real pairs from the card finder's set-boards crops: %d", real.pop("_finder_pairs"))
     return {
-        "render": _render_part(judge, reader, quick, seed),
+        "render": _render_with_other_corners(judge, reader, quick, seed),
         "real": real,
         "speed": _speed(judge, quick, seed),
     }

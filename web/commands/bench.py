@@ -1,9 +1,11 @@
-"""``tableref bench SUITE [--quick] [--json] [--seed N] [--enrolled]``: speed and accuracy figures.
+"""``tableref bench SUITE [--quick] [--json] [--seed N] [--enrolled] [--camera jpeg|render]``: speed and
+accuracy figures.
 
 Suites: cards, identity, referee, twixt, live (one module each in :mod:`web.bench`). Every suite
 is seeded and repeatable; timings are medians and p95 over many runs, with baselines measured in
 the same run. ``live --enrolled`` first enrols the scenarios' deck (the rendered enrolment) and
-judges slaps against it.
+judges slaps against it; ``live --camera render`` renders each demo frame in the server while it
+plays instead of playing frames rendered beforehand (:data:`web.bench.live.CAMERA`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="live: enrol the scenarios' deck first (rendered enrolment) and judge slaps against it",
     )
+    parser.add_argument(
+        "--camera",
+        choices=("jpeg", "render"),
+        default=None,
+        help="live: the demo games' camera: frames rendered beforehand and played as a webcam's MJPEG "
+        "(jpeg, the default) or rendered in the server as they play (render)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,6 +46,12 @@ def run(args: argparse.Namespace) -> int:
 
             raise CliError(f"--enrolled: only the live bench enrols a deck, not {args.suite!r}")
         extra["enrolled"] = True
+    if args.camera is not None:
+        if args.suite != "live":
+            from web.cli import CliError
+
+            raise CliError(f"--camera: only the live bench has a camera, not {args.suite!r}")
+        extra["camera"] = args.camera
     module = importlib.import_module(f"web.bench.{args.suite}")
     t0 = time.perf_counter()
     result = module.run(quick=args.quick, seed=args.seed, **extra)

@@ -125,12 +125,20 @@ def seed_dir(cache: Path, seed: int) -> Path:
 
 
 def build(
-    seed: int, cache: Path, fps: float = FPS, until: float | None = None, frames: bool = False
+    seed: int,
+    cache: Path,
+    fps: float = FPS,
+    until: float | None = None,
+    frames: bool = False,
+    every: int = 1,
+    phase: int = 0,
 ) -> dict[str, Any]:
     """Renders scenario ``seed`` at ``fps``, runs the card pipeline on every frame (its background
     sweep after each) and caches the observations; with ``frames``, the rendered frames too, raw
     (``frames.u8``, 2.8 MB a 720p frame: a replay then reads them instead of rendering each again,
-    60 to 100 ms a frame). Returns the cache's ``meta.json``."""
+    60 to 100 ms a frame). ``every`` > 1: only the frames ``k`` with ``k % every == phase``, as a
+    live vision slower than the camera sees them (its tracker too; ``meta["indices"]`` keeps their
+    capture indices). Returns the cache's ``meta.json``."""
     from vision.pipeline import TablePipeline
     from web.demo_session import load_scenario
 
@@ -141,11 +149,13 @@ def build(
     pipeline = TablePipeline()
     idle = pipeline.background()
     known: set[bytes] = set()
-    times, sums, vision_ms = [], [], []
+    times, sums, vision_ms, indices = [], [], [], []
     started = time.perf_counter()
     raw = (out_dir / "frames.u8").open("wb") if frames else None
     with (out_dir / "obs.bin").open("wb") as f:
         for k in range(int(np.floor(end * fps + 1e-9)) + 1):
+            if k % every != phase % every:
+                continue
             t = k / fps
             image, _ = scenario.render_at(t)
             t0 = time.perf_counter()
@@ -158,6 +168,7 @@ def build(
             f.write(struct.pack("<Q", len(blob)))
             f.write(blob)
             times.append(t)
+            indices.append(k)
             sums.append(frame_sum(image))
             if raw is not None:
                 raw.write(np.ascontiguousarray(image).data)
@@ -173,6 +184,7 @@ def build(
         "frames": frames,
         "fps": fps,
         "times": times,
+        "indices": indices,
         "frame_sums": sums,
         "vision_ms": vision_ms,
         "duration": float(scenario.duration),
@@ -210,6 +222,8 @@ class Replayed:
     frames: list[tuple[float, float]] = field(default_factory=list)
     truth: dict[str, Any] = field(default_factory=dict)
     adapter_ms: list[float] = field(default_factory=list)
+    fed: list[float] = field(default_factory=list)
+    """The times of the frames fed to the adapter (``adapter_ms`` in the same order)."""
     context: Any = None
     """The demo's context at the end (its session, adapter and game), for a closer look."""
 
@@ -236,9 +250,19 @@ def replay(
     answer_s: float = ANSWER_S,
     on_frame: Callable[[Any, Any, Any], None] | None = None,
     check_frames: bool = True,
+    every: int = 1,
+    phase: int = 0,
+    history: bool = False,
 ) -> Replayed:
     """Replays the cached observations of ``seed`` through the demo's context (see the module's
-    doc). ``on_frame(frame, obs, context)`` is called after each frame (a trace hook)."""
+    doc). ``on_frame(frame, obs, context)`` is called after each frame (a trace hook).
+    ``every`` > 1: only the frames ``k`` with ``k % every == phase`` go to the adapter, as the
+    live session's vision, slower than the camera, takes the newest frame and skips the others
+    (the frames keep their capture indices: the adapter sees the gaps). The observations are
+    still those of a pipeline that saw every frame: the adapter's timing is emulated, not
+    vision's. ``history``: every captured frame (those skipped too, rendered for it) goes to the
+    session's frame history when the adapter takes it, as the live capture thread does (the
+    minute's start is dated from it); without, the adapter finds no history (vision's own dating)."""
     from web.bench.live import _scenario_truth
     from web.demo_session import build_demo, load_scenario
     from web.session import Frame
@@ -290,13 +314,35 @@ def replay(
         frame_times = [(t, t) for t in meta["times"]]
         out.frames = frame_times
         wrapped: set[int] = set()
+        indices = meta.get("indices")
+
+        def index(k: int) -> int:  # the frame's capture index (a cache of every frame: k)
+            return int(indices[k]) if indices else k
+
+        kept = -1  # the last capture index put in the frame history
+
+        def keep_history(upto: int, image: np.ndarray | None = None) -> None:
+            """The frames captured up to index ``upto`` into the session's history (live: the
+            capture thread, before the adapter asks about them)."""
+            nonlocal kept
+            if not history or not session._keep_history:
+                kept = upto
+                return
+            for j in range(kept + 1, upto + 1):
+                shot = image if j == upto and image is not None else scenario.render_at(j / meta["fps"])[0]
+                session.history.add(j + 1, j / meta["fps"], shot)
+            kept = upto
+
         for k, obs in enumerate(observations):
             t = meta["times"][k]
             if until is not None and t > until:
                 break
+            if k % every != phase % every:
+                continue
             image = np.array(frames[k]) if frames is not None else scenario.render_at(t)[0]
             if check_frames and frame_sum(image) != meta["frame_sums"][k]:
                 raise RuntimeError(f"seed {seed}: frame {k} at {t:.2f} s renders otherwise than when cached")
+            keep_history(index(k), image)
             for item in [a for a in asked if a[0] <= t]:
                 asked.remove(item)
                 try:
@@ -315,15 +361,16 @@ def replay(
                 adapter.tick(t)
             session.process = _Cached(obs)
             started = time.perf_counter()
-            session.handle_frame(Frame(k + 1, t, t, image))
+            session.handle_frame(Frame(index(k) + 1, t, t, image))
             out.adapter_ms.append((time.perf_counter() - started) * 1000.0)
+            out.fed.append(t)
             if on_frame is not None:
-                on_frame(Frame(k + 1, t, t, image), obs, ctx)
+                on_frame(Frame(index(k) + 1, t, t, image), obs, ctx)
         out.context = ctx
     # the scripted claims after the last frame replayed (--until, or a cache built so) are not counted
-    last = out.frames[len(out.adapter_ms) - 1][0] if out.adapter_ms else -1.0
+    last = out.fed[-1] if out.fed else -1.0
     out.truth = {**out.truth, "claims": [c for c in out.truth["claims"] if c["t"] <= last]}
-    out.frames = out.frames[: len(out.adapter_ms)]
+    out.frames = [f for f in out.frames if f[0] <= last + 1e-9]
     return out
 
 
@@ -391,7 +438,8 @@ def _shifted(msg: dict[str, Any], shift: float) -> dict[str, Any]:
 
 
 def report(runs: list[Replayed], slaps: dict[str, Any]) -> list[str]:
-    """One line per scripted claim, spurious ruling and hold, then the totals."""
+    """One line per scripted claim, spurious ruling and hold, the minute's start against the
+    spread, then the totals."""
     lines = []
     by_seed: dict[int, list[dict[str, Any]]] = {}
     for claim in slaps["claims"]:
@@ -407,7 +455,7 @@ def report(runs: list[Replayed], slaps: dict[str, Any]) -> list[str]:
             text = f"  {claim['t']:7.2f} claim {claim['expected']:<7} -> {word:<9} ({got})"
             if "latency_ms" in claim:
                 decided = claim["t"] + claim["latency_ms"] / 1000.0
-                k = min(range(len(run.adapter_ms)), key=lambda i: abs(run.frames[i][0] - decided))
+                k = min(range(len(run.adapter_ms)), key=lambda i: abs(run.fed[i] - decided))
                 text += f" {claim['latency_ms']:.0f} ms (adapter {run.adapter_ms[k]:.0f} ms)"
             near = missed.get((run.seed, claim["t"]), {}).get("nearest_ruling")
             if near:
@@ -428,6 +476,15 @@ def report(runs: list[Replayed], slaps: dict[str, Any]) -> list[str]:
                 )
         for t, why in run.holds:
             events.append((t, f"  {t:7.2f} hold: {why}"))
+        spread = run.truth.get("spread")
+        if spread is not None and run.fed and spread <= run.fed[-1]:
+            # the replay's clock is the scenario's: the countdown's start is comparable to it
+            starts = [float(m["timer"]["started_mono"]) for _, m in run.seen if m["type"] == "timer"]
+            start = min(starts, key=lambda s: abs(s - spread), default=None)
+            said = (
+                "never started" if start is None else f"dated {start:.2f} ({(start - spread) * 1000:+.0f} ms)"
+            )
+            events.append((spread, f"  {spread:7.2f} the spread: the minute's countdown {said}"))
         lines += [text for _, text in sorted(events, key=lambda e: e[0])]
     counts = "/".join(str(slaps[k]) for k in ("correct", "uncertain", "missed", "wrong", "spurious"))
     lines.append(
@@ -447,6 +504,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--fps", type=float, default=FPS)
     b.add_argument("--until", type=float, default=None, help="stop at this scenario time (s)")
     b.add_argument("--frames", action="store_true", help="store the rendered frames too (2.8 GB a seed)")
+    b.add_argument("--every", type=int, default=1, help="every N-th frame only (a slow vision)")
+    b.add_argument("--phase", type=int, default=0, help="with --every: the frames k with k %% N == phase")
     r = sub.add_parser("run", help="replay the adapter on the cache and score it")
     r.add_argument("seeds", type=int, nargs="+")
     r.add_argument("--cache", type=Path, required=True)
@@ -454,13 +513,20 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--answer-s", type=float, default=ANSWER_S)
     r.add_argument("--json", type=Path, default=None, help="also write the bench's slap figures here")
     r.add_argument("--no-check", action="store_true", help="do not checksum the re-rendered frames")
+    r.add_argument(
+        "--every", type=int, default=1, help="feed the adapter every N-th frame only (a slow vision)"
+    )
+    r.add_argument("--phase", type=int, default=0, help="with --every: the frames k with k %% N == phase")
+    r.add_argument(
+        "--history", action="store_true", help="keep every captured frame in the session's history, as live"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     for noisy in ("web", "vision", "referee"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     if args.command == "build":
         for seed in args.seeds:
-            meta = build(seed, args.cache, args.fps, args.until, args.frames)
+            meta = build(seed, args.cache, args.fps, args.until, args.frames, args.every, args.phase)
             log.info("seed %d: %d frames cached in %.0f s", seed, len(meta["times"]), meta["built_s"])
         return 0
     runs = []
@@ -469,7 +535,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no cache for seed {seed} under {args.cache}: run build first", file=sys.stderr)
             return 2
         started = time.perf_counter()
-        runs.append(replay(seed, args.cache, args.until, args.answer_s, check_frames=not args.no_check))
+        runs.append(
+            replay(
+                seed,
+                args.cache,
+                args.until,
+                args.answer_s,
+                check_frames=not args.no_check,
+                every=args.every,
+                phase=args.phase,
+                history=args.history,
+            )
+        )
         log.info("seed %d replayed in %.0f s", seed, time.perf_counter() - started)
     slaps = score(runs)
     print("\n".join(report(runs, slaps)))

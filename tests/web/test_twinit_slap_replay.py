@@ -70,3 +70,42 @@ def test_replays_seed_0_deal(tmp_path: Path) -> None:
     assert len(run.adapter_ms) == 11
     slaps = tool.score([run])
     assert slaps["total"] == 0 and slaps["spurious"] == 0
+
+
+def test_slow_vision_cache_and_history(tmp_path: Path) -> None:
+    """A cache of every other frame (a live vision slower than the camera sees so) keeps the frames'
+    capture indices; its replay feeds the adapter those frames with them, and with ``history``
+    every captured frame, the skipped ones too, goes to the session's frame history as the live
+    capture thread puts it there; ``every`` skips cached frames as such a vision would."""
+    tool = _tool()
+    meta = tool.build(0, tmp_path, until=1.0, every=2, phase=1)
+    assert meta["indices"] == [1, 3, 5, 7, 9] and meta["times"] == [0.1, 0.3, 0.5, 0.7, 0.9]
+    seen: list[int] = []
+    run = tool.replay(0, tmp_path, on_frame=lambda frame, obs, ctx: seen.append(frame.index), history=True)
+    assert seen == [2, 4, 6, 8, 10] and run.fed == [0.1, 0.3, 0.5, 0.7, 0.9]
+    history = run.context.session.history
+    assert [thumb.index for thumb in history.between(1, 10)] == list(range(1, 11))
+    assert history.mono_of(1) == 0.0 and history.mono_of(10) == 0.9
+    seen.clear()
+    run = tool.replay(0, tmp_path, on_frame=lambda frame, obs, ctx: seen.append(frame.index), every=2)
+    assert seen == [2, 6, 10] and len(run.adapter_ms) == 3 and len(run.context.session.history) == 0
+
+
+def test_report_says_when_the_minute_started() -> None:
+    """The report dates the minute's countdown against the scripted spread, or says it never
+    started (the full bench's seed 1 live: its game's minute never started)."""
+    tool = _tool()
+    slaps = {
+        "claims": [],
+        "diagnosis": {"spurious": [], "missed": []},
+        **dict.fromkeys(("total", "correct", "uncertain", "missed", "wrong", "spurious"), 0),
+        "latency_ms_p50": None,
+        "latency_ms_p95": None,
+    }
+    timer = {"type": "timer", "timer": {"started_mono": 90.55}}
+    run = tool.Replayed(1, seen=[(91.2, timer)], truth={"claims": [], "spread": 90.5}, fed=[90.0, 91.0])
+    assert "    90.50 the spread: the minute's countdown dated 90.55 (+50 ms)" in tool.report([run], slaps)
+    run = tool.Replayed(1, truth={"claims": [], "spread": 90.5}, fed=[90.0, 91.0])
+    assert "    90.50 the spread: the minute's countdown never started" in tool.report([run], slaps)
+    run = tool.Replayed(1, truth={"claims": [], "spread": 90.5}, fed=[90.0])  # replayed to before it
+    assert not any("spread" in line for line in tool.report([run], slaps))

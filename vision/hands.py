@@ -104,6 +104,22 @@ class HandConfig:
     card_reach: float = 1.25
     """... whose sides are at most this many times a card's longer side, its area this many times
     a card's, is a card put down at the image edge, not a hand: the memory takes it."""
+    grain_min: float = 8.0
+    """Where the table memory shows a grain (a wood's: the variance of its grey level about the
+    3 x 3 mean, averaged over ``grain_window``, at least this), a shadow is told from something over
+    the table by whether the frame shows that grain (see :meth:`HandTracker._grain`) ..."""
+    grain_window: int = 5
+    """... over this many working pixels a side: ..."""
+    grain_lost: float = 0.4
+    """... the frame's grain (its least-squares gain on the memory's) under this fraction of the
+    brightness ratio (frame over memory, at most 1) is lost: something lies over the table (in a
+    shadow, the frame is the memory times a smooth ratio and its grain goes on) ..."""
+    grain_kept: float = 0.7
+    """... and over this fraction, it is kept: the table is seen, darkened or not. Only on a table
+    with a grain (the memory's median over the image at least ``grain_min``, looked at every
+    ``grain_every`` frames): on a plain cloth, what the memory shows as grain is a card's print or
+    the ghost of one, not the table."""
+    grain_every: int = 30
     hole_max: float = 1.5
     """A hole a hand's blob closes all round, at most this many cards' area, is the hand's too: a
     palm lying flat on a card of its own colour differs from no memory there."""
@@ -414,9 +430,14 @@ class HandTracker:
         """The last frame at working resolution (whether a blob stayed still)."""
         self._card_size: tuple[float, float] | None = None
         """The cards' median longer side and area at working resolution (see :func:`card_size`)."""
+        self._grainy = False
+        """Whether the table shows a grain (see ``HandConfig.grain_kept``) ..."""
+        self._grain_age = 0
+        """... as of this many frames ago."""
 
     def reset(self) -> None:
         self._memory = None
+        self._grain_age = 0
         self._prev_low = None
         self._hands = []
         self._patches = {}
@@ -465,12 +486,22 @@ class HandTracker:
         lh, lw = low.shape[:2]
         if self._memory is None:
             self._memory = low.astype(np.float32)
+            self._grain_age = 0
         diff = cv2.absdiff(low, cv2.convertScaleAbs(self._memory))
         b, g, r = cv2.split(diff)
         d = cv2.max(cv2.max(b, g), r)
         fg = (d > cfg.diff_threshold).astype(np.uint8)
-        shadow = self._shadow(low, fg)
+        # Where the memory shows a grain: lost in the frame (something flat lies over it), kept
+        # (the table is seen), and lost where the frame is flat too (no edge of a card, which
+        # the memory held there, nor the table's own grain where a card left).
+        lost, kept, flat = self._grain(low, fg)
+        fg[flat] = 1
+        shadow = self._shadow(low, fg, kept)
+        # A dark hand dims the wood by about one ratio as a shadow would; its grain is lost.
+        shadow &= ~lost
         fg[shadow] = 0
+        # Shadow pixels the hand's colour may be its rim (_with_rim), unless the grain is seen.
+        rim_maybe = shadow & ~kept
         self._card_size = card_size(card_quads, s)
         # Whether each pixel of ``low`` shows the table's colours, worked out only in the box
         # around the foreground (nothing outside it is ever asked) and at most once.
@@ -516,8 +547,11 @@ class HandTracker:
                 continue
             if table_colour is None:
                 table_colour = low_table.mask() > 0
-            if np.count_nonzero(table_colour & blob) < cfg.min_not_table * area and not self._stands_out(
-                low, blob, (int(x), int(y), int(w), int(h)), fg | not_hand, colours
+            if (
+                np.count_nonzero(table_colour & blob) < cfg.min_not_table * area
+                # (the table's grain lost under as much of it: something lies over the table now)
+                and np.count_nonzero(lost & blob) < cfg.min_not_table * area
+                and not self._stands_out(low, blob, (int(x), int(y), int(w), int(h)), fg | not_hand, colours)
             ):
                 # Table-coloured where the memory differs: a ghost of something that has left
                 # (a hand that was there when the memory began). The memory takes the table back.
@@ -533,8 +567,8 @@ class HandTracker:
                 log.debug("still card-shaped blob at %s: a card, not a hand", (int(x), int(y)))
                 self._memory[blob] = low[blob]
                 continue
-            if cfg.rim_colour > 0 and shadow.any():
-                blob = self._with_rim(low, blob, (int(x), int(y), int(w), int(h)), shadow)
+            if cfg.rim_colour > 0 and rim_maybe.any():
+                blob = self._with_rim(low, blob, (int(x), int(y), int(w), int(h)), rim_maybe)
             blob = self._fill_holes(blob, (int(x), int(y), int(w), int(h)))
             blobs.append((blob, seat, (int(x), int(y), int(w), int(h)), since, peak))
 
@@ -753,16 +787,69 @@ class HandTracker:
         keep[0] = False
         return keep[labels]
 
-    def _shadow(self, low: np.ndarray, fg: np.ndarray) -> np.ndarray:
+    def _grain(self, low: np.ndarray, fg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where the table memory shows a grain (``grain_min``), whether the frame shows it
+        (bools, working resolution): (lost, kept, lost and the frame flat there).
+
+        A shadow is the table darkened: the frame is the memory times a smooth ratio, so the grain
+        goes on through it (the least-squares gain of the frame's grain, its grey level less its
+        3 x 3 mean, on the memory's, over ``grain_window``, is about the brightness ratio). A hand
+        is flat over the grain (the gain is about 0), whether it dims the wood by one ratio as a
+        shadow would (a dark hand) or shows the wood's own colours (its difference from the memory
+        under ``diff_threshold`` but on the grain's stripes). Flat: the frame's own grain is under
+        ``grain_min`` too (not where a card the memory holds has left the table's grain in sight,
+        nor on a card's edge). Worked out only in the box around the foreground, and only on a
+        table with a grain (``grain_every``)."""
+        cfg = self.cfg
+        assert self._memory is not None
+        lh, lw = fg.shape
+        lost = np.zeros((lh, lw), bool)
+        kept = np.zeros((lh, lw), bool)
+        flat = np.zeros((lh, lw), bool)
+        if self._grain_age % cfg.grain_every == 0:
+            m = cv2.cvtColor(self._memory, cv2.COLOR_BGR2GRAY)
+            hm = cv2.subtract(m, cv2.blur(m, (3, 3)))
+            smm = cv2.blur(cv2.multiply(hm, hm), (cfg.grain_window, cfg.grain_window))
+            self._grainy = float(np.median(smm)) >= cfg.grain_min
+        self._grain_age += 1
+        x, y, w, h = cv2.boundingRect(fg)
+        if not (self._grainy and w and h):
+            return lost, kept, flat
+        g = 2 * cfg.grain_window  # (the filters' reach, and a margin for what the hand hides)
+        x0, y0, x1, y1 = max(0, x - g), max(0, y - g), min(lw, x + w + g), min(lh, y + h + g)
+        f = cv2.cvtColor(low[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+        m = cv2.cvtColor(self._memory[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        hf = cv2.subtract(f, cv2.blur(f, (3, 3)))
+        hm = cv2.subtract(m, cv2.blur(m, (3, 3)))
+        win = (cfg.grain_window, cfg.grain_window)
+        smm = cv2.blur(cv2.multiply(hm, hm), win)
+        sfm = cv2.blur(cv2.multiply(hf, hm), win)
+        grain = smm >= cfg.grain_min
+        # gain / ratio < c  <=>  sfm * (m + 1) < c * smm * min(f + 1, m + 1)
+        m1 = m + 1.0
+        base = cv2.multiply(smm, cv2.min(f + 1.0, m1))
+        weighted = cv2.multiply(sfm, m1)
+        lost_box = grain & (weighted < cfg.grain_lost * base)
+        kept[y0:y1, x0:x1] = grain & (weighted >= cfg.grain_kept * base)
+        lost[y0:y1, x0:x1] = lost_box
+        if lost_box.any():
+            sff = cv2.blur(cv2.multiply(hf, hf), win)
+            flat[y0:y1, x0:x1] = lost_box & (sff < cfg.grain_min)
+        return lost, kept, flat
+
+    def _shadow(self, low: np.ndarray, fg: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
         """The foreground pixels (bool, working resolution) that are a hand's shadow: the table
         only darker there, every channel dimmed by about the same ratio (a shadow keeps the
         table's hue; skin, a sleeve or a card does not), within ``shadow_reach`` of the
         foreground's outside (a shadow is cast beside the hand: a grey sleeve over a grey table
-        dims it evenly too, but only its rim lies there)."""
+        dims it evenly too, but only its rim lies there), or anywhere the table's grain is seen
+        through (``kept``, see :meth:`_grain`: a soft shadow wider than the reach)."""
         cfg = self.cfg
         assert self._memory is not None
         k = 2 * cfg.shadow_reach + 1
         rim = (cv2.dilate((fg == 0).astype(np.uint8), np.ones((k, k), np.uint8)) > 0) & (fg > 0)
+        if kept is not None:
+            rim |= kept & (fg > 0)
         ys, xs = np.nonzero(rim)
         ratio = (low[ys, xs].astype(np.float32) + 1.0) / (self._memory[ys, xs] + 1.0)
         r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]

@@ -32,6 +32,7 @@ import json
 import logging
 import math
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -643,6 +644,27 @@ def camera_frames(seeds: list[int], fps: float) -> dict[str, Any]:
     return {"kind": "jpeg", "prepare_s": rounded(time.monotonic() - started, 1), "cached": all(found)}
 
 
+KEEP_ENV = "TABLEREF_BENCH_KEEP"
+"""A folder named by this environment variable receives the demo server's log, the truth of every
+frame played and every message the bench's WebSocket client received (``received.jsonl``: its receive
+clock and the message), for tracing a run after the bench's own temporary folder is gone."""
+
+
+def _keep(data: Path, seen: list[tuple[float, dict[str, Any]]]) -> None:
+    folder = os.environ.get(KEEP_ENV)
+    if not folder:
+        return
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("demo-server.log", "truth.jsonl"):
+        if (data / name).exists():
+            shutil.copyfile(data / name, out / name)
+    with (out / "received.jsonl").open("w", encoding="utf-8") as f:
+        for recv, msg in seen:
+            f.write(json.dumps({"recv": recv, "msg": msg}) + "\n")
+    log.info("the demo server's log, truth and messages kept in %s", out)
+
+
 def run(quick: bool, seed: int, enrolled: bool = False, camera: str | None = None) -> dict[str, Any]:
     """The bench's figures; ``enrolled``: the scenarios' deck is enrolled first (the rendered
     enrolment, :mod:`web.bench.live_deck`) and both servers judge slaps against it, the
@@ -689,6 +711,7 @@ def run(quick: bool, seed: int, enrolled: bool = False, camera: str | None = Non
             watch.stop.set()
             proc.terminate()
             proc.wait(10)
+        _keep(data, recorder.seen)
         slaps, coop = _score(truth, _truth_frames(truth_path), recorder.seen)
         memory = _memory(watch, quick)
         stream = _stream(seed, data, 8.0 if quick else 20.0, deck)

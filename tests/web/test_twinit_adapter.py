@@ -1094,3 +1094,21 @@ def test_the_cooperative_minute_keeps_no_penalty_views(tmp_path: Path) -> None:
         _live, ad = setup(tmp_path / mode, mode=mode, seconds=60)
         Table(ad).settle(spread)
         assert len(ad.place_views.places) == kept, mode
+
+
+def test_a_failing_history_dating_still_hands_over(tmp_path: Path) -> None:
+    """The frame history's dating of the spread (live only: a replay or a test has no history)
+    only refines vision's: when it raises, the spread still hands over, dated by vision. The
+    hand-over is made once (``on_spread`` is cleared before the dating): an exception there would lose
+    the minute for the rest of the game."""
+    ad, table, handed = spread_watch(tmp_path)
+
+    def broken() -> float | None:
+        raise RuntimeError("a history that cannot date the spread")
+
+    ad._rest_seen = broken  # type: ignore[method-assign]
+    whole = whole_spread()
+    table.show(whole)
+    first = table.t
+    table.show(whole)
+    assert handed == [pytest.approx(first)]

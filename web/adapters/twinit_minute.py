@@ -7,6 +7,7 @@ during the minute are claims.
 
 from __future__ import annotations
 
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,8 @@ import numpy as np
 from vision.observation import CardState, TableObservation
 from web.adapters.twinit_table import Spot, center_of, clusters, fresh_views, nearest, visible_spots
 from web.frame_history import FrameHistory
+
+log = logging.getLogger(__name__)
 
 SPREAD_MIN_CARDS = 6
 SPREAD_FRACTION = 0.6
@@ -275,9 +278,15 @@ class Minute:
         """When the spread's last card came down: from the frame history (:meth:`_rest_seen`), no
         later than the frame vision handed over at rest; else, as vision saw it.
         (The history holds every captured frame; vision skips many while it works on a spread,
-        and its own dating is only known to lie among them.)"""
+        and its own dating is only known to lie among them.) The history's dating only refines
+        vision's: when it fails, vision's dating starts the minute (the competitive game hands over
+        once, :meth:`_spread_seen`: an exception here would lose the minute for that game)."""
         seen = self._spread_seen_done()
-        found = self._rest_seen()
+        try:
+            found = self._rest_seen()
+        except Exception:
+            log.exception("dating the spread from the frame history failed: vision's dating kept")
+            return seen
         if found is None:
             return seen
         if self._spread_rest is not None:

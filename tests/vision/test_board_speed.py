@@ -120,3 +120,43 @@ def test_link_table_lists_pairs_in_reading_order(scene: tuple[BoardReader, np.nd
     ys = (p[:, 0:1] + 1) * R.PX + (p[:, 2:3] - p[:, 0:1]) * R.PX * R.LINK_T[None, :]
     mx, my = reader._to_image(xs.astype(np.float64), ys.astype(np.float64))
     assert _same(table.map_x[sel], mx) and _same(table.map_y[sel], my)
+
+
+def test_hued_classes_follow_the_prototypes(scene: tuple[BoardReader, np.ndarray, np.ndarray]) -> None:
+    """Which classes are hued is what the prototypes show now, measured once for the same values:
+    again when they are replaced, and when they are changed in place (as ``_learn_dark`` does)."""
+    reader = BoardReader(BoardSpec.twixt(), scene[0].location)
+
+    def want() -> tuple[np.ndarray, np.ndarray]:
+        chroma = R._chroma(reader.prototypes)
+        return (
+            np.linalg.norm(chroma, axis=-1) > R.FADE_CHROMA,
+            np.linalg.norm(chroma[:, 3:], axis=-1) > R.FADE_CHROMA,
+        )
+
+    for got, exp in zip(reader._hued(), want(), strict=True):
+        assert _same(got, exp)
+    first = reader._hued()
+    assert reader._hued()[0] is first[0]  # the same values: not measured again
+    reader.prototypes[1] = reader.prototypes[1].mean()  # in place: the red class turns grey
+    for got, exp in zip(reader._hued(), want(), strict=True):
+        assert _same(got, exp)
+    assert not reader._hued()[0][1] and first[0][1]
+    reader.prototypes = reader.spec.prototypes()
+    for got, exp in zip(reader._hued(), want(), strict=True):
+        assert _same(got, exp)
+    assert reader._hued()[0][1]
+
+
+def test_board_model_fits_on_rows_picked_by_index(scene: tuple[BoardReader, np.ndarray, np.ndarray]) -> None:
+    """The model's terms are the design's first 1, 3 and 6 columns, and rows picked by index are
+    those a boolean mask picks: the least-squares fits see the same inputs."""
+    reader, image, _ = scene
+    for k in (1, 3, 6):
+        cols = reader._design_terms[k]
+        assert cols.flags["C_CONTIGUOUS"] and _same(cols, reader._design_cells[:, :k])
+    y = reader._features(image).cell_log.reshape(-1, 3).astype(np.float64)
+    use = ~reader.printed.ravel()
+    rows = np.flatnonzero(use)
+    assert _same(y.take(rows, 0), y[use])
+    assert _same(reader._design_terms[3].take(rows, 0), reader._design_cells[use, :3])

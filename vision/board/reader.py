@@ -472,6 +472,8 @@ class BoardReader:
         )
         h = (np.arange(n) - (n - 1) / 2) / n
         hu, hv = np.meshgrid(h, h)
+        self._design_terms = {k: np.ascontiguousarray(self._design_cells[:, :k]) for k in (1, 3, 6)}
+        """The first 1, 3 and 6 columns of ``_design_cells`` (the models' terms), each contiguous."""
         self._design_holes = np.stack([np.ones_like(hu), hu, hv, hu * hu, hu * hv, hv * hv], -1).reshape(
             -1, 6
         )
@@ -496,6 +498,8 @@ class BoardReader:
         self._canon_to_img = np.linalg.inv(self.img_to_canon)
         self._canon_maps: tuple[np.ndarray, np.ndarray] | None = None
         self._pair_table: _LinkTable | None = None
+        self._hue_of: tuple[bytes, np.ndarray, np.ndarray] | None = None
+        """The prototypes' bytes and which classes are hued (``_hued``) when last measured."""
         self._build_maps()
         self._prev: _Features | None = None
         self._ref_hole: np.ndarray | None = None
@@ -708,22 +712,28 @@ class BoardReader:
         # Grow the model from a robust constant to a quadratic, each step on the cells the
         # previous one explains, so that a large hand cannot drag the board colour with it.
         coef = np.zeros((6, 3))
-        coef[0] = _median_rows(y[use]) if use.any() else _median_rows(y)
+        # Rows are picked by their indices (``take``): the same rows as a boolean mask picks, for
+        # half its cost here.
+        y_use = y.take(np.flatnonzero(use), 0) if use.any() else None
+        coef[0] = _median_rows(y_use) if y_use is not None else _median_rows(y)
         last: tuple[int, np.ndarray] | None = None
+        src: np.ndarray | None = None
         for terms, limit in ((1, 0.3), (3, 0.25), (6, 0.15), (6, 0.12)):
             norm = _cnorm(y - a @ coef)
             inl = use & (norm < limit)
-            if inl.sum() < 12:
+            rows = np.flatnonzero(inl)
+            if len(rows) < 12:
                 break
             if last is not None and last[0] == terms and np.array_equal(last[1], inl):
                 continue  # the same fit on the same cells: the same coefficients
             coef = np.zeros((6, 3))
-            coef[:terms], *_ = np.linalg.lstsq(a[inl, :terms], y[inl], rcond=None)
-            fit = inl
+            src = y.take(rows, 0)
+            coef[:terms], *_ = np.linalg.lstsq(self._design_terms[terms].take(rows, 0), src, rcond=None)
             last = (terms, inl)
         # Where no cell supports it (a hard shadow's other side), a quadratic may run far past
         # any colour the board shows: it is kept within the colours its cells have.
-        src = y[fit] if "fit" in locals() else y[use] if use.any() else y
+        if src is None:
+            src = y_use if y_use is not None else y
         cols = np.ascontiguousarray(src.T)  # a reduction along contiguous rows is the quick one
         lo, hi = cols.min(1) - MODEL_CLAMP, cols.max(1) + MODEL_CLAMP
         fitted = np.clip(a @ coef, lo, hi) if MODEL_CLAMP > 0 else a @ coef
@@ -913,11 +923,22 @@ class BoardReader:
         m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (PX // 2 * 2 + 1,) * 2))
         return m[self._cy, self._cx] > 0
 
+    def _hued(self) -> tuple[np.ndarray, np.ndarray]:
+        """(3,) bool each: which classes' prototypes show a hue past ``FADE_CHROMA`` over their centre
+        and ring, and over their ring alone. Measured again whenever the prototypes' values differ
+        from the last measured (they are replaced and changed in place alike), else as then."""
+        key = self.prototypes.tobytes()
+        if self._hue_of is None or self._hue_of[0] != key or self.prototypes.shape != (3, 6):
+            chroma = _chroma(self.prototypes)
+            self._hue_of = (key, _cnorm(chroma) > FADE_CHROMA, _cnorm(chroma[:, 3:]) > FADE_CHROMA)
+        return self._hue_of[1], self._hue_of[2]
+
     # -- classification ------------------------------------------------------------------------
     def _classify(self, v: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(label 0..2, confidence, distance to nearest) for log-ratio colours ``v`` (..., 3)."""
         # ``protos`` is (3, 6), or (..., 3, 6): one set per point (faded by glare, see below).
         d = _cnorm(v[..., None, :] - protos)
+        centre, ring_mean = _cmean(v[..., :3]), _cmean(v[..., 3:])  # each half's mean, used thrice
         limit = np.where(self._adapted, OUTLIER, OUTLIER_NOMINAL) * self._outlier_scale
         if self.spec.pattern == "holes":
             # An empty hole is bare board around a pit; how dark the pit looks depends on the
@@ -928,7 +949,7 @@ class BoardReader:
             rd = v[..., 3:] - protos[..., 0, 3:]
             shift = _cmean(rd)
             ring = np.hypot(_cnorm(rd - shift[..., None]), np.maximum(np.abs(shift) - EDGE, 0.0)) / limit[0]
-            pit = np.maximum(_cmean(v[..., :3]) - _cmean(v[..., 3:]) + 2 * PIT, 0.0) / PIT
+            pit = np.maximum(centre - ring_mean + 2 * PIT, 0.0) / PIT
             d = d.copy()
             alt = np.hypot(ring, pit)
             # Only as a match: a point far from both stays as far as its colour says.
@@ -951,7 +972,7 @@ class BoardReader:
             # (up to HUED_SHIFT) is that piece under a board estimate a little off (beside the
             # printed lines, a soft shadow's edge): its hue, which no other piece shares, is what
             # its spread measures. Not where glare may fade it (its colour is judged faded there).
-            hued = _cnorm(_chroma(self.prototypes)[:, 3:]) > FADE_CHROMA
+            hued = self._hued()[1]
             shift = np.clip(_cmean(z)[..., None], -HUED_SHIFT, HUED_SHIFT)
             calm = ~self._faded if self._faded.shape == label.shape else False
             z = np.where(((label > 0) & hued[label] & calm)[..., None], z - shift, z)
@@ -972,7 +993,7 @@ class BoardReader:
         # the board around a small peg) in the same direction: its share of the class's hue may
         # range over CHROMA_SCALE; past that, and across, it counts.
         cm = _chroma(mine)
-        cv = _chroma(v)
+        cv = np.concatenate([v[..., :3] - centre[..., None], v[..., 3:] - ring_mean[..., None]], -1)
         share = _csum(cv * cm) / np.maximum(_csum(cm * cm), 1e-9)
         share = np.where(label > 0, np.clip(share, CHROMA_SCALE[0], CHROMA_SCALE[1]), 1.0)
         chroma = cv - share[..., None] * cm
@@ -986,14 +1007,11 @@ class BoardReader:
         chroma[..., :3] *= weight[..., None]
         off = _cnorm(chroma) / CHROMA_TOL
         dmin = np.maximum(dmin, off)
-        if self.spec.pattern == "holes":
-            # However washed out, an empty hole's centre is darker than its ring (a piece's is
-            # not: a flat or highlighted centre is a piece, or something lying on the board).
-            flat = _cmean(v[..., :3]) - _cmean(v[..., 3:]) > -CLIP_PIT
-        else:
-            # An empty intersection shows its lines: darker than the board at the crossing (glare
-            # that washes them out hides a white stone as well).
-            flat = _cmean(v[..., :3]) > -CLIP_PIT
+        # However washed out, an empty hole's centre is darker than its ring (a piece's is not: a
+        # flat or highlighted centre is a piece, or something lying on the board). An empty
+        # intersection shows its lines: darker than the board at the crossing (glare that washes
+        # them out hides a white stone as well).
+        flat = (centre - ring_mean if self.spec.pattern == "holes" else centre) > -CLIP_PIT
         dmin = np.where((label == 0) & flat, np.maximum(dmin, 1.0), dmin)
         return label.astype(np.int8), conf.astype(np.float32), dmin
 
@@ -1033,7 +1051,7 @@ class BoardReader:
             # Only a coloured piece keeps its hue as it fades; a grey or black one would become
             # the board itself.
             # The empty class is never faded: its pit is judged apart (see _classify).
-            piece = (_cnorm(_chroma(self.prototypes)) > FADE_CHROMA) & (np.arange(3) > 0)
+            piece = self._hued()[0] & (np.arange(3) > 0)
             share = np.where(piece, share, 1.0)
             # A faded piece still shows some of its contrast: a hole that shows almost none of
             # it (flat, or darkened without the piece's hue, as where glare clips the board and
@@ -1902,13 +1920,13 @@ class BoardReader:
         """(label, confidence, distance) of the holes ``idx`` classified afresh as an incremental read
         does (local prototypes, added light, glare); with ``adapt``, a class first confidently seen
         there among holes not ``covered_idx`` learns its prototype."""
-        v = self._ratio(f.hole_log[idx], board[idx])
-        vg = self._ratio(
-            f.hole_log[idx], board[idx], self._glare[idx], self._white_base[idx] if SAT_BASE else None
-        )
-        lit = self._glare[idx] > LIT_MIN
+        # The holes' values, picked once (no step below writes into them).
+        hole, base, glare, clipped = f.hole_log[idx], board[idx], self._glare[idx], self._clipped[idx]
+        v = self._ratio(hole, base)
+        vg = self._ratio(hole, base, glare, self._white_base[idx] if SAT_BASE else None)
+        lit = glare > LIT_MIN
         local = self._local[idx] if self._local is not None else self.prototypes
-        lab, c, d = self._classify_lit(v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx])
+        lab, c, d = self._classify_lit(v, vg, lit, self._floored(local, base, lit), self._faded[idx])
         if adapt and not self._adapted.all():
             fresh = ~covered_idx & (c > 0.95) & ~self._adapted[lab]
             if fresh.any():
@@ -1919,32 +1937,21 @@ class BoardReader:
                     for k in np.nonzero(self._adapted & ~before)[0]:
                         self._local[:, :, k] = self.prototypes[k]
                 local = self._local[idx] if self._local is not None else self.prototypes
-                lab, c, d = self._classify_lit(
-                    v, vg, lit, self._floored(local, board[idx], lit), self._faded[idx]
-                )
+                lab, c, d = self._classify_lit(v, vg, lit, self._floored(local, base, lit), self._faded[idx])
         if UNLIT_CLASSES and lit.any():
-            lab, c, d = self._judge_unlit(vg, board[idx], lit, lab, c, d)
+            lab, c, d = self._judge_unlit(vg, base, lit, lab, c, d)
         # Not here: whether a hole stands alone needs its neighbours' fresh distances (``_alone``).
         self._peak_used[idx] = 0.0
-        lab, c, d = self._clipped_holes(f.hole_log[idx], board[idx], lab, c, d, self._clipped[idx])
-        lab, c, d = self._lit_dark_pieces(f.hole_log[idx], board[idx], lab, c, d, self._glare[idx])
-        clip = self._clipped[idx]
+        lab, c, d = self._clipped_holes(hole, base, lab, c, d, clipped)
+        lab, c, d = self._lit_dark_pieces(hole, base, lab, c, d, glare)
+        clip = clipped
         if clip.any():
             sub = self._clipped_shapes(
                 f.image, idx[0][clip], idx[1][clip], lab[clip], c[clip], d[clip], full=False
             )
             lab[clip], c[clip], d[clip] = sub
         if f.quad_log is not None:
-            lab, c, d = self._crossings(
-                f.quad_log[idx],
-                f.hole_log[idx],
-                board[idx],
-                lab,
-                c,
-                d,
-                self._clipped[idx],
-                self._glare[idx],
-            )
+            lab, c, d = self._crossings(f.quad_log[idx], hole, base, lab, c, d, clipped, glare)
         return lab, c, d
 
     def _open_empty(
@@ -2296,11 +2303,12 @@ class BoardReader:
                 gs = ends[:, :1] + (ends[:, 1:] - ends[:, :1]) * LINK_T[None, :]
                 v[peaked] = np.log(np.maximum(samples[peaked] + 8.0 - gs[..., None], 8.0)) - base[peaked[lit]]
         colour = flat[one].astype(int)
-        proto = np.broadcast_to(self.prototypes[colour, 3:][:, None, :], v.shape)
+        # (K, 1, 3): each pair's class, broadcast along its samples by the arithmetic itself.
+        proto = self.prototypes[colour, 3:][:, None, :]
         # Under glare a coloured bridge fades towards the board as its pegs do (see _classify_lit).
         faded = self._faded.ravel()
         lit = faded[one] | faded[two]
-        hue = (_cnorm(_chroma(self.prototypes)) > FADE_CHROMA)[colour]
+        hue = self._hued()[0][colour]
         fade = lit & hue
         if fade.any():
             share = _csum(v * proto) / np.maximum(_csum(proto * proto), 1e-9)
@@ -2311,7 +2319,7 @@ class BoardReader:
         # Links never cross, but a bridge of the other colour may cross the segment between two
         # pegs that no bridge joins: a sample much nearer the other colour (LINK_OTHER) is no
         # vote for this one.
-        other = np.broadcast_to(self.prototypes[3 - colour, 3:][:, None, :], v.shape)
+        other = self.prototypes[3 - colour, 3:][:, None, :]
         d_other = _cnorm(v - other)
         vote = (d_peg < d_board) & (d_peg <= LINK_OTHER * d_other)
         if LINK_HUE > 0 and hue.any():

@@ -265,6 +265,10 @@ class FinderConfig:
     """... at least this many candidates ..."""
     seg_card_sure: float = 0.7
     """... whose mean card probability is at least this."""
+    plausible_sizes: bool = True
+    """The typical card size that reconciling drops far-off sizes against is taken from the quads
+    the texture and segmenter checks keep (not a cloth's checks or a plain patch: where they
+    outnumber the cards, the cards were dropped as too large)."""
     regular_first: RegularConfig | None = field(default_factory=RegularConfig)
     """Of overlapping candidates, one of a card's regular shape (opposite sides near parallel and
     of near one length: :mod:`vision.cards.regular`) goes before one that is not, whatever their
@@ -781,6 +785,7 @@ def _dedupe(
     one_of_group: bool = True,
     clear_inner: bool = True,
     regular: RegularConfig | None = None,
+    plausible: Callable[[np.ndarray], bool] | None = None,
 ) -> list[tuple[np.ndarray, float]]:
     """Drop quads that span two or more other candidates (touching cards merged) and blobs inside
     a card, keep the best of overlapping candidates (IoU > 0.5), drop sizes far off the typical.
@@ -795,7 +800,10 @@ def _dedupe(
     where it scores :data:`INNER_CARD_CLEAR` higher, whatever the other's shape; ``regular``: of
     overlapping candidates, one of a card's regular shape (:func:`vision.cards.regular.is_regular`)
     goes first, and one inside a quad of no regular shape is a card there, not its print, where it
-    has the deck's shape and most of that quad's size."""
+    has the deck's shape and most of that quad's size; ``plausible``: whether a kept quad may be a
+    card at all (not one the finder's later checks drop as the table's pattern or a plain patch):
+    where a kept quad is far off the median size of all kept ones, the typical card size that
+    far-off sizes are dropped against is the median of those (where three or more are)."""
     areas = [quad_area(q) for q, _ in cands]
     n = len(cands)
     inside = np.zeros((n, n), bool)  # inside[i, j]: candidate i lies within candidate j
@@ -884,6 +892,11 @@ def _dedupe(
     # Cards on one table are of one size, give or take perspective: drop the far-off sizes.
     if len(kept) >= 3:
         typical = float(np.median([a for _, _, a in kept]))
+        if plausible is not None and any(not 0.3 * typical <= a <= 2.5 * typical for _, _, a in kept):
+            # (asked only where a size would go: the checks cost a little on every search)
+            basis = [a for q, _, a in kept if plausible(q)]
+            if len(basis) >= 3:
+                typical = float(np.median(basis))
         kept = [k for k in kept if 0.3 * typical <= k[2] <= 2.5 * typical]
     return [(q, s) for q, s, _ in kept]
 
@@ -1053,6 +1066,19 @@ def find_cards(
             if not learned:
                 n_supported = len(supported)
 
+    seg_shift, seg_scale = np.float32([ox, oy]), np.float32(scale)
+
+    def plausible(q: np.ndarray) -> bool:
+        # what the checks below keep: a print inside (min_texture), not what the segmenter is
+        # sure is table (seg_table)
+        if cfg.min_texture > 0 and _fraction_inside(mag, q, 0.75, support_level) < cfg.min_texture:
+            return False
+        return (
+            seg is None
+            or cfg.seg_table <= 0
+            or seg.fraction(seg.card, q / seg_scale + seg_shift) >= cfg.seg_table
+        )
+
     cands = _dedupe(
         supported,
         merged if cfg.centre_groups else None,
@@ -1062,6 +1088,7 @@ def find_cards(
         cfg.one_of_group,
         cfg.clear_inner,
         cfg.regular_first,
+        plausible=plausible if cfg.plausible_sizes else None,
     )
     if cfg.min_texture > 0:
         # a card carries a print; a plain patch (a cloth's check under glare, a sheet) does not

@@ -11,15 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from models.training.augment import AugmentConfig, _bank_row, camera_crop, corner_bank
-
-
-def _face() -> np.ndarray:
-    rng = np.random.default_rng(0)
-    face = np.full((160, 160, 3), 235, np.uint8)
-    for _ in range(12):
-        x, y = (int(v) for v in rng.integers(10, 140, size=2))
-        face[y : y + 14, x : x + 14] = rng.integers(0, 200, size=3)
-    return face
+from tests.models._faces import squares_face as _face
 
 
 def _bank(tmp_path: Path, rows: list[list[float]]) -> str:

@@ -7,15 +7,7 @@ import numpy as np
 import pytest
 
 from models.training.augment import EFFECTS, AugmentConfig, camera_crop
-
-
-def _face() -> np.ndarray:
-    rng = np.random.default_rng(0)
-    face = np.full((160, 160, 3), 235, np.uint8)
-    for _ in range(12):
-        x, y = (int(v) for v in rng.integers(10, 140, size=2))
-        face[y : y + 14, x : x + 14] = rng.integers(0, 200, size=3)
-    return face
+from tests.models._faces import squares_face as _face
 
 
 @pytest.mark.parametrize("effect", EFFECTS)

@@ -1,7 +1,7 @@
 """The card finder's corner error as a share of the card's side: what the identity bench's simulated crops
 should be off by (issue #4).
 
-``python -m vision.identity.finder_corners [--frames 300 --frames-1080 120] [--bank PATH] [--json]``
+``python -m web.bench.finder_corners [--frames 300 --frames-1080 120] [--bank PATH] [--json]``
 renders the cards bench's own scenes (``web.bench.cards._scenes``, seed 0: every layout and deck) at
 1280 x 720 and 1920 x 1080, runs the card finder, and for every true card at least 80 % visible takes
 its best found quad by IoU. Each corner's error is its distance to the true corner under the best
@@ -155,7 +155,7 @@ def bank_file(rows: list[list[float]], min_iou: float, seed: int, frames: int, f
         f"true card >= 80 % visible whose best found quad has IoU >= {min_iou:g}: each card's top-left, "
         "top-right, bottom-right, bottom-left corner displacement (x, y) in the card's own frame, in "
         "shares of its short side (models.training.augment.AugmentConfig.corner_bank). Made by "
-        "python -m vision.identity.finder_corners --bank."
+        "python -m web.bench.finder_corners --bank."
     )
     source = {
         "finder_sha256": finder_fingerprint(),
@@ -169,7 +169,7 @@ def bank_file(rows: list[list[float]], min_iou: float, seed: int, frames: int, f
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m vision.identity.finder_corners", description=__doc__.split("\n")[0]
+        prog="python -m web.bench.finder_corners", description=__doc__.split("\n")[0]
     )
     ap.add_argument("--frames", type=int, default=300, help="scenes at 1280 x 720")
     ap.add_argument("--frames-1080", type=int, default=120, help="scenes at 1920 x 1080")

@@ -1,4 +1,4 @@
-"""python -m vision.identity.finder_corners: the card finder's corner error in shares of the card's side,
+"""python -m web.bench.finder_corners: the card finder's corner error in shares of the card's side,
 and the bank of measured errors the identity bench's crops can draw from."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.identity.finder_corners import bank_rows, card_frame_error, finder_fingerprint, main, summary
+from web.bench.finder_corners import bank_rows, card_frame_error, finder_fingerprint, main, summary
 
 TRUTH = np.array([[100, 50], [160, 60], [145, 150], [85, 140]], np.float64)  # 60 x ~91 px, turned
 

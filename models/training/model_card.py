@@ -19,7 +19,7 @@ BENCH_FILE = "identity_bench.json"
 
 CORNERS_NOTE = (
     "The bench's render crops are off by the card finder's measured corner errors (each crop one found "
-    "card's four corners, `models/training/finder_corners.json`, `python -m vision.identity.finder_corners`; "
+    "card's four corners, `models/training/finder_corners.json`, `python -m web.bench.finder_corners`; "
     "most within a fraction of a pixel, a tail to a quarter of the side). `render._corners_gaussian` gives "
     "the same draws with the Gaussian corner error the models were trained with (3.5 % of the side per "
     "axis, clipped at 8.75 %, and up to 5 degrees of rotation: far harsher on most cards); "

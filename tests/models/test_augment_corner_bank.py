@@ -62,7 +62,7 @@ def test_rows_are_picked_uniformly_by_the_normal_draw(tmp_path: Path) -> None:
 
 
 def test_the_committed_bank_is_the_finders_mixture_of_exact_and_far_off_corners() -> None:
-    """models/training/finder_corners.json (python -m vision.identity.finder_corners --bank): most
+    """models/training/finder_corners.json (python -m web.bench.finder_corners --bank): most
     corners within a fraction of a pixel, a tail beyond the Gaussian simulation's clip (8.75 %)."""
     corner_bank.cache_clear()
     bank = corner_bank("finder_corners.json")

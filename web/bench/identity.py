@@ -7,7 +7,7 @@ decks in their held-out style: every card at every quarter turn (one random turn
 The finder error of each crop is one measured card's (``models/training/finder_corners.json``,
 :data:`CORNER_BANK`: the card finder's corner errors on the cards bench's rendered scenes, every
 found card (IoU >= 0.9), its four corners in the card's own frame: most within a fraction of a
-pixel, a tail to 24 % of the side; ``vision.identity.finder_corners``); where it came from is printed
+pixel, a tail to 24 % of the side; ``web.bench.finder_corners``); where it came from is printed
 as ``render._corners_bank_source``. Beside the headline, every run also gives the same render part
 (same draws, only the corners differ) with the former Gaussian corner error
 (``render._corners_gaussian``: 3.5 % of the side per axis, clipped at 8.75 %, plus up to 5 degrees
